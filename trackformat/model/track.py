@@ -1,0 +1,191 @@
+"""The pydantic models of a track file (format version 1).
+
+The models check shape only: types, ranges that no track could ever need, required fields. Meaning
+(does this link point at a space that exists? is this corner reachable?) is the validator's job,
+so that a half-finished track still loads in the editor and every problem is reported at once.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from trackformat.model.base import Coordinate, ElementId, Point, TrackModel
+
+FORMAT_NAME = "formula-d-track"
+"""Value of the ``format`` key that marks a JSON file as a track file."""
+
+CURRENT_FORMAT_VERSION = 1
+"""Format version written by this release; older files are migrated on load."""
+
+
+class Metadata(TrackModel):
+    """Who made the track and how it is raced by default."""
+
+    name: Annotated[str, Field(min_length=1, max_length=200)]
+    """The circuit's name, as shown to players."""
+    designer: Annotated[str, Field(max_length=200)] = ""
+    """Who designed or digitised the track."""
+    laps: Annotated[int, Field(ge=1, le=20)] = 2
+    """Default number of laps of a race on this track."""
+    notes: Annotated[str, Field(max_length=20_000)] = ""
+    """Free text: provenance, house rules, anything a league should know."""
+
+
+class Board(TrackModel):
+    """The picture the track is laid over, usually a scan of the printed board."""
+
+    image: Annotated[str, Field(min_length=1, max_length=1000)] | None = None
+    """Path of the board picture, relative to the track file, with forward slashes."""
+    width: Annotated[int, Field(gt=0, le=100_000)]
+    """Width of the board picture in pixels; every coordinate of the track is in these pixels."""
+    height: Annotated[int, Field(gt=0, le=100_000)]
+    """Height of the board picture in pixels."""
+
+
+class Lane(TrackModel):
+    """A lane of the circuit. Lanes are listed from the driver's left to right at the start."""
+
+    id: ElementId
+    """Identifier referred to by the spaces of this lane."""
+    name: Annotated[str, Field(max_length=100)] = ""
+    """Optional display name (for example "outside")."""
+
+
+class SpaceKind(StrEnum):
+    """What a space is for."""
+
+    TRACK = "track"
+    """A space of the racing circuit, in one lane."""
+    PIT = "pit"
+    """A space of the pit lane."""
+    BOX = "box"
+    """A team's box beside the pit lane, where a car stops to change tyres."""
+
+
+class Space(TrackModel):
+    """One space of the board: where exactly one car can stand."""
+
+    id: ElementId
+    """Stable identifier, referred to by links, corners, the finish line, grid and pit lane."""
+    kind: SpaceKind = SpaceKind.TRACK
+    """Whether this is a circuit, pit-lane or box space."""
+    lane: ElementId | None = None
+    """Lane of a track space (an id from ``lanes``); pit and box spaces have none."""
+    polygon: Annotated[list[Point], Field(min_length=3, max_length=64)]
+    """Outline of the printed space in board pixels, in order around it."""
+    centre: Point
+    """Where a car standing on the space is drawn, in board pixels."""
+    heading: Annotated[float, Field(ge=-360.0, le=360.0)]
+    """Driving direction in degrees, 0 along +x, 90 along +y (down the board)."""
+
+
+class Link(TrackModel):
+    """A move of one space, from one space to another: straight ahead or into the next lane.
+
+    The arrows printed near and inside corners are links; on straights every allowed one-space
+    move is a link too, so that the set of links is the whole movement graph.
+    """
+
+    from_: Annotated[ElementId, Field(alias="from")]
+    """The space the move starts from."""
+    to: ElementId
+    """The space the move ends on."""
+
+
+class Corner(TrackModel):
+    """A corner between its red-and-white limits, and the stops it demands."""
+
+    id: ElementId
+    """Stable identifier of the corner."""
+    name: Annotated[str, Field(max_length=100)] = ""
+    """The corner's name, as printed or as known to players."""
+    stops: Annotated[int, Field(ge=0, le=9)]
+    """Number of stops demanded (the figure in the yellow box; the rules allow 1 to 3)."""
+    spaces: list[ElementId]
+    """Every space inside the corner's limits, in all lanes."""
+    printed_long: Annotated[int, Field(ge=0, le=999)] | None = None
+    """Length of the longest path through the corner, as printed on the board, if printed."""
+    printed_short: Annotated[int, Field(ge=0, le=999)] | None = None
+    """Length of the shortest path through the corner, as printed on the board, if printed."""
+
+
+class FinishLine(TrackModel):
+    """The finish line, given by the first space past it in each lane."""
+
+    spaces: list[ElementId]
+    """One space per lane, in lane order: the first space past the line."""
+
+
+class PitLane(TrackModel):
+    """The pit lane: a one-way chain of spaces off the track, with the team boxes beside it."""
+
+    spaces: list[ElementId]
+    """The pit-lane spaces in driving order, from entry to exit."""
+    entry: list[Link] = []
+    """Moves from track spaces into the pit lane."""
+    exit: list[Link] = []
+    """Moves from the pit lane back onto the track."""
+    boxes: list[ElementId] = []
+    """The team boxes (spaces of kind ``box``), in order along the pit lane."""
+
+
+class Ignore(TrackModel):
+    """A deliberate oddity: diagnostics the designer has checked and accepts."""
+
+    code: Annotated[str, Field(min_length=1, max_length=32)]
+    """Code of the validator rule to silence (for example ``GEOM002``)."""
+    elements: list[ElementId] = []
+    """Silence only diagnostics about these elements; empty silences the rule for the track."""
+    reason: Annotated[str, Field(max_length=1000)] = ""
+    """Why the oddity is deliberate, for the next person who reads the file."""
+
+
+class Track(TrackModel):
+    """A Formula D circuit: its spaces, the moves between them and everything printed on it."""
+
+    format: Literal["formula-d-track"] = FORMAT_NAME
+    """Marks the file as a track file."""
+    format_version: Literal[1] = CURRENT_FORMAT_VERSION
+    """Version of the file format; always written, older versions are migrated on load."""
+    metadata: Metadata
+    """Name, designer, default laps and notes."""
+    board: Board
+    """The board picture and its size in pixels."""
+    lanes: Annotated[list[Lane], Field(max_length=8)]
+    """The lanes, from the driver's left to right on the start straight."""
+    spaces: list[Space]
+    """Every space: track, pit lane and boxes."""
+    links: list[Link] = []
+    """Every one-space move on the track and in the pit lane."""
+    corners: list[Corner] = []
+    """The corners, in any order (the validator puts them in lap order)."""
+    finish_line: FinishLine | None = None
+    """The finish line, if laid out yet."""
+    grid: list[ElementId] = []
+    """Start grid slots, pole position first."""
+    pit_lane: PitLane | None = None
+    """The pit lane, if the track has one."""
+    ignore: list[Ignore] = []
+    """Validator diagnostics accepted as deliberate."""
+
+
+__all__ = [
+    "CURRENT_FORMAT_VERSION",
+    "FORMAT_NAME",
+    "Board",
+    "Coordinate",
+    "Corner",
+    "FinishLine",
+    "Ignore",
+    "Lane",
+    "Link",
+    "Metadata",
+    "PitLane",
+    "Point",
+    "Space",
+    "SpaceKind",
+    "Track",
+]
