@@ -1,0 +1,33 @@
+"""Reading and writing track files: JSON, format versions and migrations, located errors."""
+
+from trackformat.io.errors import Problem, TrackFileError, json_pointer
+from trackformat.io.jsonio import (
+    dumps_document,
+    dumps_track,
+    load_track,
+    loads_track,
+    parse_json,
+    save_track,
+    track_from_document,
+    track_to_document,
+    write_text_atomically,
+)
+from trackformat.io.migrations import MIGRATIONS, MigrationError, upgrade
+
+__all__ = [
+    "MIGRATIONS",
+    "MigrationError",
+    "Problem",
+    "TrackFileError",
+    "dumps_document",
+    "dumps_track",
+    "json_pointer",
+    "load_track",
+    "loads_track",
+    "parse_json",
+    "save_track",
+    "track_from_document",
+    "track_to_document",
+    "upgrade",
+    "write_text_atomically",
+]

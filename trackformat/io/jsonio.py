@@ -1,0 +1,290 @@
+"""Reading and writing track files as JSON.
+
+Reading is strict about the file (size, encoding, syntax, duplicate keys, version, shape) and says
+where each problem is; it never judges meaning, which is the validator's job. Writing is stable:
+the same track always gives the same bytes, laid out one element per line so that a diff of two
+versions of a track shows the spaces and links that changed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from trackformat.io.errors import Problem, TrackFileError, json_pointer
+from trackformat.io.migrations import MigrationError, upgrade
+from trackformat.model.track import FORMAT_NAME, Track
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+"""Largest track file read. A 5,000-space track takes about 2 MB; far larger is not a track."""
+
+LINE_WIDTH = 100
+"""Arrays and objects that fit on a line of this width are written on one line."""
+
+
+class _Duplicates(dict[str, Any]):
+    """A JSON object that remembers the keys it saw twice, so the error can say where."""
+
+    duplicates: list[str]
+
+
+def _object_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = _Duplicates()
+    seen: set[str] = set()
+    dups: list[str] = []
+    for key, value in pairs:
+        if key in seen:
+            dups.append(key)
+        seen.add(key)
+        obj[key] = value
+    obj.duplicates = dups
+    return obj
+
+
+def _find_duplicates(node: Any, path: list[str | int], found: list[Problem]) -> None:
+    if isinstance(node, _Duplicates):
+        for key in node.duplicates:
+            found.append(
+                Problem(f"key {key!r} appears more than once", json_pointer([*path, key]))
+            )
+        for key, value in node.items():
+            _find_duplicates(value, [*path, key], found)
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            _find_duplicates(value, [*path, index], found)
+
+
+def _plain(node: Any) -> Any:
+    """Turn the parser's dict subclass back into plain dicts."""
+    if isinstance(node, dict):
+        return {key: _plain(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_plain(value) for value in node]
+    return node
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Parse JSON text, refusing duplicate keys and non-finite numbers, with located errors."""
+    if not text.strip():
+        raise TrackFileError(source, [Problem("the file is empty")])
+
+    try:
+        # NaN and Infinity parse here and are refused by the models, which know where they are.
+        document = json.loads(text, object_pairs_hook=_object_pairs)
+    except json.JSONDecodeError as err:
+        raise TrackFileError(
+            source, [Problem(f"not valid JSON: {err.msg}", line=err.lineno, column=err.colno)]
+        ) from None
+    except ValueError as err:
+        raise TrackFileError(source, [Problem(f"not valid JSON: {err}")]) from None
+    except RecursionError:
+        raise TrackFileError(
+            source, [Problem("JSON nested too deeply: a track file is a few levels deep")]
+        ) from None
+    try:
+        duplicates: list[Problem] = []
+        _find_duplicates(document, [], duplicates)
+        if duplicates:
+            raise TrackFileError(source, duplicates)
+        return _plain(document)
+    except RecursionError:
+        raise TrackFileError(
+            source, [Problem("JSON nested too deeply: a track file is a few levels deep")]
+        ) from None
+
+
+def _located(document: Any, loc: tuple[str | int, ...]) -> list[str | int]:
+    """Keep the parts of a pydantic error location that are real keys of the document.
+
+    Pydantic adds the names of union members and validators to locations; a pointer must only
+    name what the user can find in the file.
+    """
+    path: list[str | int] = []
+    node = document
+    for part in loc:
+        if isinstance(node, dict) and isinstance(part, str) and part in node:
+            node = node[part]
+            path.append(part)
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            node = node[part]
+            path.append(part)
+        elif isinstance(node, dict) and isinstance(part, str) and not path[-1:] == [part]:
+            # A missing key: name it as where the problem is, and stop there.
+            if not part.startswith(("function-", "list[", "str", "int", "float", "tuple")):
+                path.append(part)
+                break
+    return path
+
+
+def _describe(error: Any) -> str:
+    message = str(error["msg"])
+    kind = error.get("type", "")
+    if kind == "missing":
+        return "required field is missing"
+    if kind == "extra_forbidden":
+        return "unknown field (not part of the track format)"
+    value = error.get("input")
+    if kind not in ("missing",) and not isinstance(value, (dict, list)):
+        shown = repr(value)
+        if len(shown) > 60:
+            shown = shown[:57] + "..."
+        message += f" (found {shown})"
+    return message
+
+
+def track_from_document(document: Any, source: str) -> Track:
+    """Build a :class:`Track` from a parsed JSON document, upgrading older versions first."""
+    if not isinstance(document, dict):
+        raise TrackFileError(
+            source, [Problem(f"expected a JSON object, found {type(document).__name__}", "")]
+        )
+    if document.get("format", FORMAT_NAME) != FORMAT_NAME:
+        raise TrackFileError(
+            source,
+            [Problem(f"not a track file: format is {document['format']!r}", "/format")],
+        )
+    try:
+        upgraded = upgrade(document)
+    except MigrationError as err:
+        raise TrackFileError(source, [Problem(str(err), "/format_version")]) from None
+    try:
+        return Track.model_validate(upgraded)
+    except ValidationError as err:
+        problems = [
+            Problem(_describe(e), json_pointer(_located(upgraded, tuple(e["loc"]))))
+            for e in err.errors()
+        ]
+        raise TrackFileError(source, problems) from None
+    except RecursionError:
+        raise TrackFileError(source, [Problem("JSON nested too deeply")]) from None
+
+
+def loads_track(text: str, source: str = "<string>") -> Track:
+    """Read a track from JSON text; ``source`` names it in error messages."""
+    return track_from_document(parse_json(text, source), source)
+
+
+def read_text(path: Path) -> str:
+    """Read a track file's text, refusing huge, binary and non-UTF-8 files with a clear reason."""
+    source = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise TrackFileError(
+                source,
+                [
+                    Problem(
+                        f"the file is {size / 1e6:.1f} MB, more than the "
+                        f"{MAX_FILE_BYTES // (1024 * 1024)} MB a track file may be"
+                    )
+                ],
+            )
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise TrackFileError(source, [Problem("is a folder, not a track file")]) from None
+    except FileNotFoundError:
+        raise TrackFileError(source, [Problem("no such file")]) from None
+    except OSError as err:
+        raise TrackFileError(source, [Problem(f"cannot be read: {err.strerror}")]) from None
+    if b"\x00" in data[:8192]:
+        raise TrackFileError(source, [Problem("binary data, not a JSON track file")])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise TrackFileError(
+            source,
+            [Problem(f"not UTF-8 text (byte {err.start} is {data[err.start]:#04x})", line=line)],
+        ) from None
+
+
+def load_track(path: str | os.PathLike[str]) -> Track:
+    """Read a track file. Raises :class:`TrackFileError` saying what is wrong and where."""
+    path = Path(path)
+    return loads_track(read_text(path), str(path))
+
+
+def track_to_document(track: Track) -> dict[str, Any]:
+    """The JSON document of a track, every field written (defaults included) for clarity."""
+    document: dict[str, Any] = track.model_dump(mode="json", by_alias=True)
+    return document
+
+
+def _format_number(value: float) -> str:
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value)}.0"
+    return repr(value)
+
+
+def _compact(node: Any) -> str:
+    if isinstance(node, dict):
+        inner = ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {_compact(v)}" for k, v in node.items())
+        return "{" + inner + "}"
+    if isinstance(node, list):
+        return "[" + ", ".join(_compact(v) for v in node) + "]"
+    if isinstance(node, float):
+        if not math.isfinite(node):
+            raise ValueError("a track file cannot hold NaN or infinity")
+        return _format_number(node)
+    return json.dumps(node, ensure_ascii=False)
+
+
+def _pretty(node: Any, indent: int, out: list[str], prefix: str) -> None:
+    pad = "  " * indent
+    compact = _compact(node)
+    if not isinstance(node, (dict, list)) or len(pad) + len(prefix) + len(compact) <= LINE_WIDTH:
+        out.append(pad + prefix + compact)
+        return
+    if isinstance(node, dict):
+        out.append(pad + prefix + "{")
+        items = list(node.items())
+        for position, (key, value) in enumerate(items):
+            _pretty(value, indent + 1, out, json.dumps(key, ensure_ascii=False) + ": ")
+            if position < len(items) - 1:
+                out[-1] += ","
+        out.append(pad + "}")
+    else:
+        out.append(pad + prefix + "[")
+        for position, value in enumerate(node):
+            _pretty(value, indent + 1, out, "")
+            if position < len(node) - 1:
+                out[-1] += ","
+        out.append(pad + "]")
+
+
+def dumps_document(document: Any) -> str:
+    """Stable, diff-friendly JSON text: short elements on one line, long ones opened up."""
+    lines: list[str] = []
+    _pretty(document, 0, lines, "")
+    return "\n".join(lines) + "\n"
+
+
+def dumps_track(track: Track) -> str:
+    """The text of a track file; loading it back and dumping again gives the same bytes."""
+    return dumps_document(track_to_document(track))
+
+
+def save_track(track: Track, path: str | os.PathLike[str]) -> None:
+    """Write a track file atomically: a crash mid-write leaves the old file intact."""
+    write_text_atomically(Path(path), dumps_track(track))
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

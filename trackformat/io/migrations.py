@@ -1,0 +1,101 @@
+"""Upgrading track documents from older format versions, one version step at a time.
+
+Each migration is a function from the JSON document of version ``n`` to the document of version
+``n + 1``. Working on plain dicts (as OpenTimelineIO and napari do) means an old file never has to
+fit today's models before it is upgraded, and each step stays small enough to test on its own.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from trackformat.model.track import CURRENT_FORMAT_VERSION, FORMAT_NAME
+
+Document = dict[str, Any]
+Migration = Callable[[Document], Document]
+
+MIGRATIONS: dict[int, Migration] = {}
+"""``MIGRATIONS[n]`` upgrades a version ``n`` document to version ``n + 1``."""
+
+
+class MigrationError(ValueError):
+    """A document whose version cannot be brought to the current one."""
+
+
+def migration(from_version: int) -> Callable[[Migration], Migration]:
+    """Register the function as the step from ``from_version`` to ``from_version + 1``."""
+
+    def register(step: Migration) -> Migration:
+        if from_version in MIGRATIONS:
+            raise RuntimeError(f"two migrations from format version {from_version}")
+        MIGRATIONS[from_version] = step
+        return step
+
+    return register
+
+
+def upgrade(document: Document) -> Document:
+    """Return ``document`` upgraded to :data:`CURRENT_FORMAT_VERSION` (the input is not changed).
+
+    Raises :class:`MigrationError` for a missing or non-integer version, or a version newer than
+    this release understands.
+    """
+    version = document.get("format_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise MigrationError(
+            "format_version must be an integer"
+            if "format_version" in document
+            else "format_version is missing: every track file states the version it was written in"
+        )
+    if version > CURRENT_FORMAT_VERSION:
+        raise MigrationError(
+            f"this file is format version {version}, newer than version {CURRENT_FORMAT_VERSION} "
+            "that this release reads: update trackformat to open it"
+        )
+    if version < 0:
+        raise MigrationError(f"format_version {version} is not a valid version")
+    upgraded = copy.deepcopy(document)
+    while version < CURRENT_FORMAT_VERSION:
+        upgraded = MIGRATIONS[version](upgraded)
+        version += 1
+        upgraded["format_version"] = version
+    return upgraded
+
+
+@migration(0)
+def _from_draft(document: Document) -> Document:
+    """Version 0, the draft format, to version 1.
+
+    The draft stored a space's centre as separate ``x`` and ``y`` keys, links as ``[from, to]``
+    pairs, the grid under ``start_grid``, had no ``format`` marker, and kept the designer's name
+    at the top level.
+    """
+    out: Document = {"format": FORMAT_NAME, "format_version": 0}
+    metadata = dict(document.get("metadata", {}))
+    if "designer" in document and "designer" not in metadata:
+        metadata["designer"] = document["designer"]
+    out["metadata"] = metadata
+    for key in ("board", "lanes", "corners", "finish_line", "pit_lane", "ignore"):
+        if key in document:
+            out[key] = document[key]
+    spaces = []
+    for space in document.get("spaces", []):
+        if isinstance(space, dict) and "x" in space and "y" in space and "centre" not in space:
+            space = {k: v for k, v in space.items() if k not in ("x", "y")} | {
+                "centre": [space["x"], space["y"]]
+            }
+        spaces.append(space)
+    out["spaces"] = spaces
+    links = []
+    for link in document.get("links", []):
+        if isinstance(link, list) and len(link) == 2:
+            link = {"from": link[0], "to": link[1]}
+        links.append(link)
+    out["links"] = links
+    if "start_grid" in document:
+        out["grid"] = document["start_grid"]
+    elif "grid" in document:
+        out["grid"] = document["grid"]
+    return out
