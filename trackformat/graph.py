@@ -1,0 +1,274 @@
+"""The track as graphs (networkx), built in one place for the validator, the simulator and the editor.
+
+- ``moves``: every space that exists, every link between existing spaces (track, pit lane, boxes,
+  pit entry and exit), each edge tagged with its ``kind``.
+- ``circuit``: the racing circuit alone (track spaces and the links between them).
+- ``lap``: the circuit with the links that cross the finish line removed. On a sound track this is
+  a directed acyclic graph whose sources are the finish-line spaces; a cycle in it is a lap that
+  never crosses the line, or a link that goes backwards.
+- ``neighbours``: the collision neighbours, undirected: the space right ahead and right behind in
+  the same lane, and the spaces beside in the adjacent lanes that share an edge with it.
+
+Building never fails on a broken track: dangling references are skipped here and reported by the
+validator, so a half-made track in the editor still gets every other check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+import networkx as nx
+
+from trackformat.geometry import SpaceShapes
+from trackformat.model.track import Link, Space, SpaceKind, Track
+
+
+class LinkKind(StrEnum):
+    """What a move link joins, as tagged on the edges of the ``moves`` graph."""
+
+    TRACK = "track"
+    PIT = "pit"
+    PIT_ENTRY = "pit_entry"
+    PIT_EXIT = "pit_exit"
+    OTHER = "other"
+    """A link between a track space and a pit or box space that is not a declared pit entry or
+    exit; the validator reports these."""
+
+
+@dataclass
+class TrackGraphs:
+    """The graphs of one track and the facts derived from them; see the module docstring."""
+
+    track: Track
+    spaces: dict[str, Space]
+    """Each space by id (the first one, if an id is used twice)."""
+    moves: nx.DiGraph
+    circuit: nx.DiGraph
+    lap: nx.DiGraph
+    neighbours: nx.Graph
+    shapes: SpaceShapes
+    """Polygons of the track spaces (in ``circuit`` order) with a spatial index."""
+    lane_order: list[str]
+    """Lane ids from the driver's left to right."""
+    lanes: dict[str, list[str]]
+    """Each lane's spaces in driving order, starting at the finish line where there is one."""
+    lane_index: dict[str, int]
+    """Position of each track space in its lane's order."""
+    finish: list[str]
+    """The finish-line spaces that exist and are track spaces."""
+    crossing_links: list[tuple[str, str]]
+    """Circuit links that enter the finish line (the end of a lap)."""
+    progress: dict[str, int]
+    """Each track space's rank along the lap: the most moves from the finish line to reach it.
+    Strictly increases along every link of ``lap``, so sorting by it gives lap order."""
+    lap_acyclic: bool
+    corner_of: dict[str, str] = field(default_factory=dict)
+    """Corner id of each space inside a corner (the first corner listing it)."""
+    space_position: dict[str, int] = field(default_factory=dict)
+    """Index of each space id in ``track.spaces`` (the first one), for JSON pointers."""
+    corner_position: dict[str, int] = field(default_factory=dict)
+    """Index of each corner id in ``track.corners``, for JSON pointers."""
+
+    def space_pointer(self, space_id: str) -> str | None:
+        """JSON pointer of a space in the track file, or None for an unknown id."""
+        position = self.space_position.get(space_id)
+        return None if position is None else f"/spaces/{position}"
+
+    def corner_pointer(self, corner_id: str) -> str | None:
+        """JSON pointer of a corner in the track file, or None for an unknown id."""
+        position = self.corner_position.get(corner_id)
+        return None if position is None else f"/corners/{position}"
+
+    def centre(self, space_id: str) -> tuple[float, float] | None:
+        """Board point of a space's centre, or None for an unknown id."""
+        space = self.spaces.get(space_id)
+        return None if space is None else (space.centre[0], space.centre[1])
+
+    def lane_of(self, space_id: str) -> str | None:
+        space = self.spaces.get(space_id)
+        return space.lane if space is not None else None
+
+    def lane_number(self, lane_id: str | None) -> int | None:
+        """Position of a lane from the left (0-based), or None for an unknown lane."""
+        if lane_id is None or lane_id not in self.lane_order:
+            return None
+        return self.lane_order.index(lane_id)
+
+
+def _edge_kind(source: Space, target: Space, entry: set[tuple[str, str]],
+               exit_: set[tuple[str, str]]) -> LinkKind:
+    pair = (source.id, target.id)
+    if pair in entry:
+        return LinkKind.PIT_ENTRY
+    if pair in exit_:
+        return LinkKind.PIT_EXIT
+    if source.kind == SpaceKind.TRACK and target.kind == SpaceKind.TRACK:
+        return LinkKind.TRACK
+    if source.kind != SpaceKind.TRACK and target.kind != SpaceKind.TRACK:
+        return LinkKind.PIT
+    return LinkKind.OTHER
+
+
+def _pairs(links: Iterable[Link]) -> set[tuple[str, str]]:
+    return {(link.from_, link.to) for link in links}
+
+
+def build_graphs(track: Track) -> TrackGraphs:
+    """Build every graph of ``track`` once; see :class:`TrackGraphs`."""
+    spaces: dict[str, Space] = {}
+    for space in track.spaces:
+        spaces.setdefault(space.id, space)
+
+    entry = _pairs(track.pit_lane.entry) if track.pit_lane else set()
+    exit_ = _pairs(track.pit_lane.exit) if track.pit_lane else set()
+
+    moves = nx.DiGraph()
+    for space in spaces.values():
+        moves.add_node(space.id, kind=space.kind.value, lane=space.lane)
+    all_links = list(track.links)
+    if track.pit_lane:
+        all_links += list(track.pit_lane.entry) + list(track.pit_lane.exit)
+    for link in all_links:
+        source, target = spaces.get(link.from_), spaces.get(link.to)
+        if source is None or target is None or source.id == target.id:
+            continue
+        moves.add_edge(source.id, target.id, kind=_edge_kind(source, target, entry, exit_).value)
+
+    track_ids = [s.id for s in spaces.values() if s.kind == SpaceKind.TRACK]
+    circuit = nx.DiGraph()
+    circuit.add_nodes_from((i, moves.nodes[i]) for i in track_ids)
+    circuit.add_edges_from(
+        (u, v, d) for u, v, d in moves.edges(data=True) if d["kind"] == LinkKind.TRACK.value
+    )
+
+    lane_order = [lane.id for lane in track.lanes]
+    finish = [
+        i for i in (track.finish_line.spaces if track.finish_line else [])
+        if i in spaces and spaces[i].kind == SpaceKind.TRACK
+    ]
+    finish_set = set(finish)
+    crossing = [(u, v) for u, v in circuit.edges if v in finish_set and u not in finish_set]
+    lap = circuit.copy()
+    lap.remove_edges_from(crossing)
+    # Links between two finish-line spaces run along the line, not round the lap.
+    lap.remove_edges_from([(u, v) for u, v in circuit.edges if u in finish_set and v in finish_set])
+
+    lanes, lane_index = _lane_orders(track, spaces, circuit, finish)
+    progress, acyclic = _progress(lap)
+    shapes = SpaceShapes.of([spaces[i] for i in track_ids])
+    neighbours = _neighbours(circuit, spaces, shapes, lane_order)
+
+    corner_of: dict[str, str] = {}
+    for corner in track.corners:
+        for space_id in corner.spaces:
+            corner_of.setdefault(space_id, corner.id)
+
+    space_position: dict[str, int] = {}
+    for position, space in enumerate(track.spaces):
+        space_position.setdefault(space.id, position)
+    corner_position: dict[str, int] = {}
+    for position, corner in enumerate(track.corners):
+        corner_position.setdefault(corner.id, position)
+
+    return TrackGraphs(
+        track=track,
+        spaces=spaces,
+        moves=moves,
+        circuit=circuit,
+        lap=lap,
+        neighbours=neighbours,
+        shapes=shapes,
+        lane_order=lane_order,
+        lanes=lanes,
+        lane_index=lane_index,
+        finish=finish,
+        crossing_links=crossing,
+        progress=progress,
+        lap_acyclic=acyclic,
+        corner_of=corner_of,
+        space_position=space_position,
+        corner_position=corner_position,
+    )
+
+
+def _lane_orders(
+    track: Track, spaces: dict[str, Space], circuit: nx.DiGraph, finish: list[str]
+) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """Order each lane's spaces by following the links that stay in the lane.
+
+    A lane starts at its finish-line space; without one, at a space no in-lane link enters.
+    Spaces the walk does not reach (a broken chain) are appended in file order, so every space
+    still gets an index; the validator reports the break.
+    """
+    members: dict[str, list[str]] = {lane.id: [] for lane in track.lanes}
+    for space in spaces.values():
+        if space.kind == SpaceKind.TRACK and space.lane in members:
+            members[space.lane].append(space.id)
+    lanes: dict[str, list[str]] = {}
+    lane_index: dict[str, int] = {}
+    for lane_id, ids in members.items():
+        in_lane = set(ids)
+        start = next((i for i in finish if i in in_lane), None)
+        if start is None:
+            start = next(
+                (i for i in ids if not any(p in in_lane for p in circuit.predecessors(i))),
+                ids[0] if ids else None,
+            )
+        order: list[str] = []
+        seen: set[str] = set()
+        current = start
+        while current is not None and current not in seen:
+            order.append(current)
+            seen.add(current)
+            current = next((n for n in circuit.successors(current) if n in in_lane), None)
+        order += [i for i in ids if i not in seen]
+        lanes[lane_id] = order
+        for index, space_id in enumerate(order):
+            lane_index[space_id] = index
+    return lanes, lane_index
+
+
+def _progress(lap: nx.DiGraph) -> tuple[dict[str, int], bool]:
+    """Longest number of moves from a source of ``lap`` to each space.
+
+    On a cyclic graph (a broken track) the strongly connected parts are collapsed first, so every
+    space still gets a rank and the validator can go on.
+    """
+    acyclic = nx.is_directed_acyclic_graph(lap)
+    if acyclic:
+        rank: dict[str, int] = {}
+        for node in nx.topological_sort(lap):
+            rank[node] = max((rank[p] + 1 for p in lap.predecessors(node)), default=0)
+        return rank, True
+    condensed = nx.condensation(lap)
+    block_rank: dict[int, int] = {}
+    for block in nx.topological_sort(condensed):
+        block_rank[block] = max(
+            (block_rank[p] + 1 for p in condensed.predecessors(block)), default=0
+        )
+    mapping = condensed.graph["mapping"]
+    return {node: block_rank[mapping[node]] for node in lap.nodes}, False
+
+
+def _neighbours(
+    circuit: nx.DiGraph, spaces: dict[str, Space], shapes: SpaceShapes, lane_order: list[str]
+) -> nx.Graph:
+    graph = nx.Graph()
+    graph.add_nodes_from(circuit.nodes)
+    for u, v in circuit.edges:
+        if spaces[u].lane is not None and spaces[u].lane == spaces[v].lane:
+            graph.add_edge(u, v, relation="ahead")
+    lane_pos = {lane: i for i, lane in enumerate(lane_order)}
+    tolerance = 0.05 * shapes.scale
+    pairs = shapes.pairs_within(tolerance)
+    shared = shapes.shared_boundary(pairs, tolerance)
+    for (i, j), length in zip(pairs, shared, strict=True):
+        a, b = spaces[shapes.ids[i]], spaces[shapes.ids[j]]
+        pa, pb = lane_pos.get(a.lane or ""), lane_pos.get(b.lane or "")
+        if pa is None or pb is None or abs(pa - pb) != 1:
+            continue
+        if length >= 0.2 * shapes.scale:
+            graph.add_edge(a.id, b.id, relation="beside")
+    return graph

@@ -1,0 +1,1 @@
+"""Rules: corners (being written)."""

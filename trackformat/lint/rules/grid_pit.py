@@ -1,0 +1,1 @@
+"""Rules: grid_pit (being written)."""

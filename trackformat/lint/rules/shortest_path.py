@@ -1,0 +1,1 @@
+"""Rules: shortest_path (being written)."""

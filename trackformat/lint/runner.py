@@ -1,0 +1,85 @@
+"""Running the registered rules over a track and applying its ignore list."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from trackformat.analysis import shortest_lap
+from trackformat.graph import TrackGraphs, build_graphs
+from trackformat.lint.diagnostic import Diagnostic, Severity
+from trackformat.lint.registry import RULES, Rule
+from trackformat.lint.report import Report
+from trackformat.model.track import Ignore, Track
+
+
+def _ignored(diagnostic: Diagnostic, ignores: Iterable[Ignore]) -> bool:
+    for entry in ignores:
+        if entry.code != diagnostic.code:
+            continue
+        if not entry.elements or set(entry.elements) & set(diagnostic.location.elements):
+            return True
+    return False
+
+
+def run_rules(
+    track: Track, graphs: TrackGraphs, rules: Iterable[Rule]
+) -> tuple[list[Diagnostic], int]:
+    """Diagnostics of ``rules`` on the track, and how many the ignore list silenced."""
+    kept: list[Diagnostic] = []
+    ignored = 0
+    for rule in rules:
+        try:
+            findings = list(rule.check(track, graphs))
+        except Exception as err:  # a rule's bug must not hide every other rule's findings
+            kept.append(
+                Diagnostic(
+                    "INTERNAL",
+                    Severity.ERROR,
+                    f"rule {rule.code} ({rule.name}) failed: {type(err).__name__}: {err}",
+                    rule="internal-error",
+                )
+            )
+            continue
+        for finding in findings:
+            diagnostic = Diagnostic(
+                code=rule.code,
+                severity=finding.severity or rule.severity,
+                message=finding.message,
+                location=finding.location(),
+                rule=rule.name,
+            )
+            if _ignored(diagnostic, track.ignore):
+                ignored += 1
+            else:
+                kept.append(diagnostic)
+    return kept, ignored
+
+
+def _order(diagnostic: Diagnostic) -> tuple[int, str, tuple[str, ...], str]:
+    return (
+        diagnostic.severity.rank,
+        diagnostic.code,
+        diagnostic.location.elements,
+        diagnostic.message,
+    )
+
+
+def validate(
+    track: Track,
+    graphs: TrackGraphs | None = None,
+    *,
+    codes: Iterable[str] | None = None,
+    source: str = "",
+) -> Report:
+    """Check ``track`` with every registered rule (or only those in ``codes``)."""
+    from trackformat.lint import rules  # noqa: F401  (imported here: registers every rule)
+
+    graphs = graphs or build_graphs(track)
+    selected = [RULES[c] for c in codes] if codes is not None else list(RULES.values())
+    diagnostics, ignored = run_rules(track, graphs, selected)
+    facts: dict[str, object] = {}
+    lap = shortest_lap(graphs)
+    if lap is not None:
+        facts["shortest_lap"] = lap.moves
+    return Report(tuple(sorted(diagnostics, key=_order)), ignored, source, facts)
+
