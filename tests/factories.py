@@ -57,7 +57,9 @@ def ring_document(lanes: int = 3, per_lane: int = 40) -> dict[str, Any]:
     for lane in range(1, lanes + 1):
         r_out = OUTER - (lane - 1) * WIDTH
         for k in range(per_lane):
-            spaces.append(_space(sid(lane, k), "track", str(lane), r_out - WIDTH, r_out, k, per_lane))
+            spaces.append(
+                _space(sid(lane, k), "track", str(lane), r_out - WIDTH, r_out, k, per_lane)
+            )
             nxt = (k + 1) % per_lane
             links.append({"from": sid(lane, k), "to": sid(lane, nxt)})
             if k in single_arrow:

@@ -1,4 +1,4 @@
-"""The track as graphs (networkx), built in one place for the validator, the simulator and the editor.
+"""The track as graphs (networkx), built in one place for the validator, simulator and editor.
 
 - ``moves``: every space that exists, every link between existing spaces (track, pit lane, boxes,
   pit entry and exit), each edge tagged with its ``kind``.
@@ -157,6 +157,9 @@ def build_graphs(track: Track) -> TrackGraphs:
 
     lanes, lane_index = _lane_orders(track, spaces, circuit, finish)
     progress, acyclic = _progress(lap)
+    for graph in (moves, circuit, lap):
+        nx.set_node_attributes(graph, progress, "progress")
+        nx.set_node_attributes(graph, lane_index, "lane_index")
     shapes = SpaceShapes.of([spaces[i] for i in track_ids])
     neighbours = _neighbours(circuit, spaces, shapes, lane_order)
 

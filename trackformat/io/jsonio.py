@@ -99,6 +99,9 @@ def parse_json(text: str, source: str) -> Any:
         ) from None
 
 
+_PYDANTIC_TAGS = ("function-", "list[", "str", "int", "float", "tuple", "literal[", "bool")
+
+
 def _located(document: Any, loc: tuple[str | int, ...]) -> list[str | int]:
     """Keep the parts of a pydantic error location that are real keys of the document.
 
@@ -108,17 +111,19 @@ def _located(document: Any, loc: tuple[str | int, ...]) -> list[str | int]:
     path: list[str | int] = []
     node = document
     for part in loc:
-        if isinstance(node, dict) and isinstance(part, str) and part in node:
+        in_dict = isinstance(node, dict) and isinstance(part, str) and part in node
+        in_list = isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        if in_dict or in_list:
             node = node[part]
             path.append(part)
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            node = node[part]
-            path.append(part)
-        elif isinstance(node, dict) and isinstance(part, str) and not path[-1:] == [part]:
+        elif (
+            isinstance(node, dict)
+            and isinstance(part, str)
+            and not part.startswith(_PYDANTIC_TAGS)
+        ):
             # A missing key: name it as where the problem is, and stop there.
-            if not part.startswith(("function-", "list[", "str", "int", "float", "tuple")):
-                path.append(part)
-                break
+            path.append(part)
+            break
     return path
 
 
@@ -224,7 +229,9 @@ def _format_number(value: float) -> str:
 
 def _compact(node: Any) -> str:
     if isinstance(node, dict):
-        inner = ", ".join(f"{json.dumps(k, ensure_ascii=False)}: {_compact(v)}" for k, v in node.items())
+        inner = ", ".join(
+            f"{json.dumps(k, ensure_ascii=False)}: {_compact(v)}" for k, v in node.items()
+        )
         return "{" + inner + "}"
     if isinstance(node, list):
         return "[" + ", ".join(_compact(v) for v in node) + "]"

@@ -18,7 +18,8 @@ FORMAT_NAME = "formula-d-track"
 """Value of the ``format`` key that marks a JSON file as a track file."""
 
 CURRENT_FORMAT_VERSION = 1
-"""Format version written by this release; older files are migrated on load."""
+"""Format version written by this release; older files are migrated on load. Keep it equal to
+the ``Literal`` of :attr:`Track.format_version`."""
 
 
 class Metadata(TrackModel):
@@ -146,9 +147,9 @@ class Ignore(TrackModel):
 class Track(TrackModel):
     """A Formula D circuit: its spaces, the moves between them and everything printed on it."""
 
-    format: Literal["formula-d-track"] = FORMAT_NAME
+    format: Literal["formula-d-track"] = "formula-d-track"
     """Marks the file as a track file."""
-    format_version: Literal[1] = CURRENT_FORMAT_VERSION
+    format_version: Literal[1] = 1
     """Version of the file format; always written, older versions are migrated on load."""
     metadata: Metadata
     """Name, designer, default laps and notes."""

@@ -1,0 +1,88 @@
+"""The graphs built from a track: moves, circuit, lap order, lanes and collision neighbours."""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from tests.factories import drop_links, edit, ring, sid
+from trackformat.graph import LinkKind, build_graphs
+
+
+def test_circuit_holds_every_track_space_and_only_track_links() -> None:
+    graphs = build_graphs(ring(lanes=3, per_lane=40))
+    assert graphs.circuit.number_of_nodes() == 120
+    assert all(d["kind"] == LinkKind.TRACK for _, _, d in graphs.circuit.edges(data=True))
+    # 3 lanes x 40 forward links, plus diagonals (2 per lane change pair) except single arrows.
+    assert graphs.circuit.has_edge("1-5", "2-6")
+    assert not graphs.circuit.has_edge("1-7", "2-8"), "single-arrow space before a corner"
+
+
+def test_moves_tag_pit_entry_exit_and_box_links() -> None:
+    graphs = build_graphs(ring())
+    kinds = nx.get_edge_attributes(graphs.moves, "kind")
+    assert kinds[("3-35", "pit-0")] == LinkKind.PIT_ENTRY
+    assert kinds[("pit-6", "3-3")] == LinkKind.PIT_EXIT
+    assert kinds[("pit-1", "box-1")] == LinkKind.PIT
+    assert "pit-0" not in graphs.circuit
+
+
+def test_lanes_are_ordered_from_the_finish_line() -> None:
+    graphs = build_graphs(ring(lanes=2, per_lane=24))
+    assert graphs.lanes["1"] == [sid(1, k) for k in range(24)]
+    assert graphs.lane_index["2-7"] == 7
+    assert graphs.lane_order == ["1", "2"]
+
+
+def test_lap_graph_cuts_the_finish_line_and_is_acyclic() -> None:
+    graphs = build_graphs(ring())
+    assert graphs.lap_acyclic
+    assert ("1-39", "1-0") in graphs.crossing_links
+    assert not graphs.lap.has_edge("1-39", "1-0")
+    assert nx.is_directed_acyclic_graph(graphs.lap)
+
+
+def test_progress_grows_along_every_link_of_the_lap() -> None:
+    graphs = build_graphs(ring())
+    assert graphs.progress["1-0"] == 0
+    assert all(graphs.progress[v] > graphs.progress[u] for u, v in graphs.lap.edges)
+    assert graphs.circuit.nodes["2-10"]["progress"] == graphs.progress["2-10"]
+
+
+def test_progress_survives_a_backward_link() -> None:
+    track = edit(ring(), lambda doc: doc["links"].append({"from": "1-10", "to": "1-5"}))
+    graphs = build_graphs(track)
+    assert not graphs.lap_acyclic
+    # The looping stretch shares one rank, and every space still has one.
+    assert graphs.progress["1-5"] == graphs.progress["1-10"]
+    assert set(graphs.progress) == set(graphs.circuit.nodes)
+
+
+def test_collision_neighbours_are_beside_ahead_and_behind() -> None:
+    graphs = build_graphs(ring())
+    assert set(graphs.neighbours["2-5"]) == {"2-4", "2-6", "1-5", "3-5"}
+    assert graphs.neighbours.edges["2-5", "1-5"]["relation"] == "beside"
+    assert graphs.neighbours.edges["2-5", "2-6"]["relation"] == "ahead"
+    # Outer lanes have one neighbour lane only.
+    assert set(graphs.neighbours["1-5"]) == {"1-4", "1-6", "2-5"}
+
+
+def test_dangling_links_are_skipped_not_fatal() -> None:
+    def break_it(doc: dict) -> None:
+        doc["links"].append({"from": "1-3", "to": "nowhere"})
+        drop_links(doc, {("1-3", "1-4")})
+
+    graphs = build_graphs(edit(ring(), break_it))
+    assert "nowhere" not in graphs.moves
+    assert not graphs.circuit.has_edge("1-3", "1-4")
+    # The lane walk stops at the break; the rest of the lane is still indexed.
+    assert len(graphs.lanes["1"]) == 40
+
+
+def test_pointers_and_centres_locate_elements_in_the_file() -> None:
+    track = ring()
+    graphs = build_graphs(track)
+    position = next(i for i, s in enumerate(track.spaces) if s.id == "2-3")
+    assert graphs.space_pointer("2-3") == f"/spaces/{position}"
+    assert graphs.corner_pointer("south") == "/corners/1"
+    assert graphs.space_pointer("missing") is None
+    assert graphs.centre("2-3") == tuple(track.spaces[position].centre)
