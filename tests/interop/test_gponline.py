@@ -1,0 +1,202 @@
+"""GP Online .dat files: reading every section, importing a track, exporting it back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.factories import edit, ring
+from trackformat.graph import build_graphs
+from trackformat.interop.gponline import (
+    DatError,
+    GPOnlineExportError,
+    GPOnlineImportError,
+    NodeType,
+    export_track,
+    format_dat,
+    import_dat,
+    import_file,
+    parse_dat,
+    read_dat_file,
+)
+from trackformat.lint import Severity, validate
+from trackformat.model import Track
+
+DATA = Path(__file__).parent.parent / "data" / "gponline"
+OVAL = DATA / "small-oval.dat"
+
+
+def test_every_section_and_node_type_is_read() -> None:
+    dat = read_dat_file(OVAL)
+    assert dat.image == "My Test Board v2.png"
+    assert (dat.info_corner, dat.rain_probability, dat.min_weather_period) == (3, 0.25, 4)
+    assert {n.type for n in dat.nodes} == set(NodeType)
+    assert [n.id for n in dat.nodes if n.finish] == [200]
+    assert (209, 900) in dat.edges and len(dat.edges) == 51
+    assert dat.attributes[950] == 1.0 and dat.attributes[104] == 1.0
+    assert dat.grid == [(109, 90.0), (111, 90.0), (210, 90.0)]
+
+
+def test_crlf_files_read_the_same() -> None:
+    assert read_dat_file(DATA / "small-oval-crlf.dat") == read_dat_file(OVAL)
+
+
+def test_import_finds_lanes_corners_grid_and_pit_lane() -> None:
+    result = import_file(OVAL)
+    track = result.track
+    graphs = build_graphs(track)
+    assert [len(graphs.lanes[lane]) for lane in graphs.lane_order] == [12, 12]
+    # Node 100 is a legacy finish node (type 5), node 200 carries the F flag; lane 1 is outside.
+    assert track.finish_line is not None and track.finish_line.spaces == ["100", "200"]
+    assert graphs.lanes["1"][:4] == ["100", "101", "102", "103"]
+    corners = [(c.name, c.stops, sorted(c.spaces)) for c in track.corners]
+    assert corners == [
+        ("Corner 1", 1, ["103", "104", "203", "204"]),
+        ("Corner 2", 2, ["107", "108", "207", "208"]),
+        ("Corner 3", 3, ["110", "210"]),
+    ]
+    assert all(c.printed_long == 2 and c.printed_short == 2 for c in track.corners[:2])
+    # The pole is the slot nearest the line, whatever the file's order.
+    assert track.grid == ["111", "210", "109"]
+    assert track.pit_lane is not None
+    assert track.pit_lane.spaces == ["900", "901", "902", "903"]
+    assert track.pit_lane.boxes == ["950"]
+    assert [(link.from_, link.to) for link in track.pit_lane.entry] == [("209", "900")]
+    assert [(link.from_, link.to) for link in track.pit_lane.exit] == [("903", "202")]
+    assert "999" not in graphs.spaces  # the blocked node
+
+
+def test_import_says_what_it_inferred_or_dropped() -> None:
+    warnings = "\n".join(import_file(OVAL).warnings)
+    assert "blocked node" in warnings
+    assert "node 101 (line 4) has type 0" in warnings
+    assert "board size set to" in warnings
+    assert "printed long/short" in warnings
+
+
+def test_imported_track_validates_without_errors() -> None:
+    report = validate(import_file(OVAL).track)
+    assert report.errors == 0, report.to_text()
+
+
+def test_board_size_comes_from_the_picture_beside_the_file(tmp_path: Path) -> None:
+    from PIL import Image
+
+    (tmp_path / "oval.dat").write_text(OVAL.read_text())
+    Image.new("RGB", (640, 600)).save(tmp_path / "My Test Board v2.png")
+    result = import_file(tmp_path / "oval.dat")
+    assert (result.track.board.width, result.track.board.height) == (640, 600)
+    assert not any("board size" in w for w in result.warnings)
+
+
+def _facts(track: Track, node_of: dict[str, int] | None = None) -> dict[str, object]:
+    """What a round trip must keep, with ids mapped through ``node_of``."""
+    name = (lambda s: str(node_of[s])) if node_of else (lambda s: s)
+    graphs = build_graphs(track)
+    pit = track.pit_lane
+    assert pit is not None
+    return {
+        "lanes": [[name(s) for s in graphs.lanes[lane]] for lane in graphs.lane_order],
+        "corners": sorted(
+            (c.stops, tuple(sorted(name(s) for s in c.spaces))) for c in track.corners
+        ),
+        "links": {(name(a), name(b)) for a, b in graphs.moves.edges},
+        "grid": [name(s) for s in track.grid],
+        "pit": ([name(s) for s in pit.spaces], [name(s) for s in pit.boxes]),
+        "finish": [name(s) for s in track.finish_line.spaces] if track.finish_line else [],
+    }
+
+
+def test_round_trip_keeps_lanes_corners_stops_links_grid_and_pit() -> None:
+    track = ring(lanes=3, per_lane=40)
+    exported = export_track(track)
+    text = format_dat(exported.dat)
+    again = import_dat(parse_dat(text, "ring.dat"), "ring.dat").track
+    assert _facts(again) == _facts(track, exported.node_of)
+    assert validate(again).errors == 0
+
+
+def test_export_of_an_import_gives_the_same_file() -> None:
+    track = import_file(OVAL).track
+    first = format_dat(export_track(track).dat)
+    second = format_dat(export_track(import_dat(parse_dat(first, "a.dat"), "a.dat").track).dat)
+    assert first == second
+    assert first.startswith("My Test Board v2.png 0\n\n")
+
+
+def test_export_writes_what_gp_online_needs() -> None:
+    exported = export_track(ring(lanes=2, per_lane=24))
+    dat = exported.dat
+    assert len([n for n in dat.nodes if n.finish]) == 2
+    curve_nodes = {n.id for n in dat.nodes if n.type in (2, 3, 6)}
+    assert curve_nodes and curve_nodes <= set(dat.attributes)
+    boxes = [exported.node_of["box-1"], exported.node_of["box-2"]]
+    assert all(dat.attributes[b] == 1.0 for b in boxes)
+    assert len(dat.grid) == 10 and all(0 <= angle < 360 for _, angle in dat.grid)
+    assert not any((b, a) in set(dat.edges) for a, b in dat.edges)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda doc: doc["corners"][0].update(stops=4), "demands 4 stops"),
+        (lambda doc: doc.update(finish_line=None), "one finish-line space per lane"),
+    ],
+)
+def test_export_refuses_what_gp_online_cannot_hold(change: object, message: str) -> None:
+    with pytest.raises(GPOnlineExportError, match=message):
+        export_track(edit(ring(), change))  # type: ignore[arg-type]
+
+
+def test_export_refuses_five_lanes() -> None:
+    with pytest.raises(GPOnlineExportError, match="2 to 4 lanes"):
+        export_track(ring(lanes=5, per_lane=30))
+
+
+BROKEN = [
+    ("", None, "empty"),
+    ("board.png 0\n\n1 0 0 1 F\n", None, "found 2 section"),
+    ("board 0\n\n1 0 0 1 F\n\n1 1\n", 1, "image's file name"),
+    ("board.png 7\n\n1 0 0 1 F\n\n1 1\n", 1, "info-box corner should be 0 to 4"),
+    ("board.png 0 0.5\n\n1 0 0 1\n\n1 2\n", 1, "rain probability"),
+    ("board.png 0\n\n1 0 0 1\n2 0 x 1\n\n1 2\n", 4, "y should be an integer"),
+    ("board.png 0\n\n1 0 0 9\n\n1 1\n", 3, "node type 9"),
+    ("board.png 0\n\n1 0 0 1\n1 5 5 1\n\n1 1\n", 4, "already defined on line 3"),
+    ("board.png 0\n\n1 0 0 1 G\n\n1 1\n", 3, "id x y type [F]"),
+    ("board.png 0\n\n1 0 0 1\n\n1 2\n", 5, "node 2, which is not defined"),
+    ("board.png 0\n\n1 0 0 1\n\n1 1 1\n", 5, "'from to'"),
+    ("board.png 0\n\n1 0 0 1\n\n1 1\n\n1 nan\n", 7, "attribute value should be a number"),
+    ("board.png 0\n\n1 0 0 1\n\n1 1\n\n1 0\n\n8 90\n", 9, "grid slot names node 8"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "message"), BROKEN)
+def test_broken_files_give_a_located_message(text: str, line: int | None, message: str) -> None:
+    with pytest.raises(DatError) as caught:
+        parse_dat(text, "broken.dat")
+    assert caught.value.line == line
+    assert message in str(caught.value)
+    assert str(caught.value).startswith("broken.dat: ")
+
+
+def test_a_binary_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "garbage.dat"
+    path.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(DatError, match="binary data"):
+        read_dat_file(path)
+
+
+def test_too_few_finish_nodes_cannot_make_lanes() -> None:
+    text = "b.png 0\n\n1 0 0 1 F\n2 10 0 1\n\n1 2\n2 1\n"
+    with pytest.raises(GPOnlineImportError, match="found 1 finish-line node"):
+        import_dat(parse_dat(text, "one-lane.dat"), "one-lane.dat")
+
+
+def test_reverse_edges_and_loops_are_dropped_with_a_warning() -> None:
+    text = OVAL.read_text().replace("100 101\n", "100 101\n101 100\n100 100\n", 1)
+    result = import_dat(parse_dat(text, "x.dat"), "x.dat")
+    assert any("reverses edge 100 -> 101" in w for w in result.warnings)
+    assert any("loop onto the same node" in w for w in result.warnings)
+    assert result.track.links[0].to != result.track.links[0].from_
+    assert all(d.severity != Severity.ERROR for d in validate(result.track).diagnostics)

@@ -1,0 +1,159 @@
+"""Track -> GP Online ``.dat``: nodes at the space centres, every move an edge, corners as curves.
+
+GP Online numbers its nodes; a track whose space ids are all integers keeps them, any other track
+is numbered lane by lane in lap order, then the pit lane and its boxes, and the mapping is returned
+so a caller can relate the two files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from trackformat.graph import TrackGraphs, build_graphs
+from trackformat.interop.gponline.dat import DatFile, DatNode, NodeType
+from trackformat.model import SpaceKind, Track
+
+STOPS_TO_TYPE = {1: NodeType.CURVE_1, 2: NodeType.CURVE_2, 3: NodeType.CURVE_3}
+
+
+class GPOnlineExportError(ValueError):
+    """A track GP Online cannot hold (lane count, stops out of range, no finish line)."""
+
+
+@dataclass
+class ExportResult:
+    dat: DatFile
+    node_of: dict[str, int]
+    """GP Online node number of each space id."""
+    warnings: list[str] = field(default_factory=list)
+
+
+def _numbering(track: Track, graphs: TrackGraphs) -> dict[str, int]:
+    ids = [s.id for s in track.spaces]
+    if all(i.isdigit() for i in ids) and len(set(ids)) == len(ids):
+        return {i: int(i) for i in ids}
+    ordered: list[str] = []
+    for lane in graphs.lane_order:
+        ordered += graphs.lanes.get(lane, [])
+    if track.pit_lane:
+        ordered += list(track.pit_lane.spaces) + list(track.pit_lane.boxes)
+    ordered += [i for i in ids if i not in set(ordered)]
+    numbering: dict[str, int] = {}
+    for space_id in ordered:
+        numbering.setdefault(space_id, len(numbering) + 1)
+    return numbering
+
+
+def _corner_positions(track: Track, graphs: TrackGraphs) -> dict[str, float]:
+    """Each corner space's place along its corner, in half steps scaled to the corner's shortest
+    lane, so that spaces side by side get about the same value."""
+    positions: dict[str, float] = {}
+    for corner in track.corners:
+        inside = set(corner.spaces)
+        per_lane = [
+            [s for s in graphs.lanes.get(lane, []) if s in inside] for lane in graphs.lane_order
+        ]
+        per_lane = [run for run in per_lane if run]
+        if not per_lane:
+            continue
+        rows = min(len(run) for run in per_lane)
+        for run in per_lane:
+            for k, space_id in enumerate(run):
+                scaled = 0.0 if len(run) == 1 else k * (rows - 1) / (len(run) - 1)
+                positions[space_id] = round(scaled * 2) / 2
+    return positions
+
+
+def export_track(track: Track, *, image: str | None = None, info_corner: int = 0) -> ExportResult:
+    """The ``.dat`` records of ``track``; raises :class:`GPOnlineExportError` for what GP Online
+    cannot hold."""
+    warnings: list[str] = []
+    if not 2 <= len(track.lanes) <= 4:
+        raise GPOnlineExportError(
+            f"GP Online tracks have 2 to 4 lanes; this one has {len(track.lanes)}"
+        )
+    if track.finish_line is None or len(track.finish_line.spaces) != len(track.lanes):
+        raise GPOnlineExportError("GP Online needs one finish-line space per lane")
+    graphs = build_graphs(track)
+    numbering = _numbering(track, graphs)
+    stops_of: dict[str, int] = {}
+    for corner in track.corners:
+        if corner.stops not in STOPS_TO_TYPE:
+            raise GPOnlineExportError(
+                f"corner {corner.id} demands {corner.stops} stops; GP Online curves demand 1 to 3"
+            )
+        for space_id in corner.spaces:
+            stops_of[space_id] = corner.stops
+    finish = set(track.finish_line.spaces)
+    boxes = set(track.pit_lane.boxes) if track.pit_lane else set()
+
+    nodes = []
+    for space in track.spaces:
+        if space.kind in (SpaceKind.PIT, SpaceKind.BOX):
+            kind = NodeType.PIT
+        elif space.id in stops_of:
+            kind = STOPS_TO_TYPE[stops_of[space.id]]
+        else:
+            kind = NodeType.STRAIGHT
+        nodes.append(
+            DatNode(
+                id=numbering[space.id],
+                x=round(space.centre[0]),
+                y=round(space.centre[1]),
+                type=kind,
+                finish=space.id in finish,
+            )
+        )
+
+    links = list(track.links)
+    if track.pit_lane:
+        links += list(track.pit_lane.entry) + list(track.pit_lane.exit)
+    edges: list[tuple[int, int]] = []
+    seen: set[tuple[int, int]] = set()
+    for link in links:
+        if link.from_ not in numbering or link.to not in numbering:
+            warnings.append(f"link {link.from_} -> {link.to} names a missing space; left out")
+            continue
+        a, b = numbering[link.from_], numbering[link.to]
+        if a == b or (a, b) in seen:
+            continue
+        if (b, a) in seen:
+            warnings.append(
+                f"link {link.from_} -> {link.to} reverses another link; GP Online drops it"
+            )
+            continue
+        seen.add((a, b))
+        edges.append((a, b))
+
+    attributes = {
+        numbering[s]: value
+        for s, value in _corner_positions(track, graphs).items()
+        if s in numbering
+    }
+    for box in sorted(boxes, key=lambda b: numbering.get(b, 0)):
+        if box in numbering:
+            attributes[numbering[box]] = 1.0
+
+    grid = [
+        (numbering[s], round(graphs.spaces[s].heading % 360.0, 1))
+        for s in track.grid
+        if s in numbering
+    ]
+    name = image or (PurePosixPath(track.board.image).name if track.board.image else "")
+    if not name:
+        name = "board.png"
+        warnings.append("the track has no board picture; the header names board.png")
+    if "." not in name:
+        raise GPOnlineExportError(
+            f"GP Online needs an image file name with an extension, not {name!r}"
+        )
+    dat = DatFile(
+        image=name,
+        info_corner=info_corner,
+        nodes=nodes,
+        edges=edges,
+        attributes=attributes,
+        grid=grid,
+    )
+    return ExportResult(dat, numbering, warnings)
