@@ -1,1 +1,413 @@
-"""Rules: corners (being written)."""
+"""Rules: corners. Each corner is whole in every lane, demands 1 to 3 stops, and its printed
+long and short numbers agree with the paths its links allow.
+
+Unknown space ids in a corner are left to the reference rules; every rule here looks only at the
+ids that name an existing space.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+from trackformat.analysis import CornerMeasure, corners_in_lap_order, measure_corner
+from trackformat.graph import TrackGraphs
+from trackformat.lint.diagnostic import Severity
+from trackformat.lint.registry import Finding, rule
+from trackformat.model.track import Corner, SpaceKind, Track
+
+MIN_STOPS = 1
+MAX_STOPS = 3
+
+
+def _corners(track: Track, graphs: TrackGraphs) -> Iterator[tuple[int, Corner]]:
+    """The corners in lap order, each with its position in the file, so that the diagnostics of
+    a track read round the lap like the board does.
+
+    Positions are found by identity (duplicated ids still point at the right entry of the file),
+    among the corners of the track the graphs were built from.
+    """
+    positions = {id(corner): position for position, corner in enumerate(graphs.track.corners)}
+    for corner in corners_in_lap_order(graphs):
+        yield positions[id(corner)], corner
+
+
+def _track_spaces(graphs: TrackGraphs, corner: Corner) -> list[str]:
+    """The corner's ids that name track spaces, each once, in the corner's order."""
+    seen: dict[str, None] = {}
+    for space_id in corner.spaces:
+        space = graphs.spaces.get(space_id)
+        if space is not None and space.kind == SpaceKind.TRACK:
+            seen.setdefault(space_id)
+    return list(seen)
+
+
+def _middle(graphs: TrackGraphs, space_ids: Sequence[str]) -> tuple[float, float] | None:
+    """A board point to show a corner at: the mean of its spaces' centres."""
+    centres = [c for c in (graphs.centre(s) for s in space_ids) if c is not None]
+    if not centres:
+        return None
+    return (
+        round(sum(c[0] for c in centres) / len(centres), 3),
+        round(sum(c[1] for c in centres) / len(centres), 3),
+    )
+
+
+def _name(corner: Corner) -> str:
+    return f"corner {corner.id!r}" + (f" ({corner.name})" if corner.name else "")
+
+
+def _route(route: Sequence[str]) -> str:
+    return " → ".join(route)
+
+
+@rule(
+    "CORNER001",
+    "stops-range",
+    "corners",
+    Severity.ERROR,
+    example='"stops": 0 on a corner (the yellow box must show 1, 2 or 3).',
+)
+def stops_range(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A corner demands 1 to 3 stops.
+
+    The figure in a corner's yellow box is the number of times a car must stop inside the corner
+    before leaving it. The rules know one to three stops; any other number is a typing mistake in
+    the track file. Copy the figure printed in the yellow box into ``stops``.
+    """
+    for position, corner in _corners(track, graphs):
+        if MIN_STOPS <= corner.stops <= MAX_STOPS:
+            continue
+        yield Finding(
+            f"{_name(corner)} demands {corner.stops} stops, but a corner demands "
+            f"{MIN_STOPS} to {MAX_STOPS}: set stops to the figure printed in its yellow box",
+            elements=(corner.id,),
+            pointer=f"/corners/{position}/stops",
+            point=_middle(graphs, _track_spaces(graphs, corner)),
+        )
+
+
+def _lane_is_loop(graphs: TrackGraphs, order: list[str]) -> bool:
+    """Whether the lane closes on itself (its last space links to its first), so that a corner
+    over the finish line is still one run of spaces."""
+    return len(order) > 1 and graphs.circuit.has_edge(order[-1], order[0])
+
+
+def _missing_in_run(indices: list[int], length: int, loop: bool) -> list[int]:
+    """Lane positions missing from the shortest run of the lane that covers ``indices``.
+
+    On a looping lane the run may wrap past the lane's end: it is everything except the largest
+    gap between two listed spaces.
+    """
+    ordered = sorted(set(indices))
+    if len(ordered) < 2:
+        return []
+    if not loop:
+        present = set(ordered)
+        return [i for i in range(ordered[0], ordered[-1] + 1) if i not in present]
+    gaps = [(ordered[k + 1] - ordered[k], k + 1) for k in range(len(ordered) - 1)]
+    gaps.append((ordered[0] + length - ordered[-1], 0))
+    widest = max(gaps, key=lambda gap: gap[0])
+    start = ordered[widest[1]]
+    present = set(ordered)
+    run = [(start + step) % length for step in range(length - widest[0] + 1)]
+    return [i for i in run if i not in present]
+
+
+@rule(
+    "CORNER002",
+    "corner-lane-gap",
+    "corners",
+    Severity.ERROR,
+    example="A corner listing 1-8, 1-9 and 1-11 but not 1-10.",
+)
+def corner_lane_gap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """In each lane, a corner's spaces follow one another without a gap.
+
+    A corner runs from its entry limit to its exit limit, so in every lane it is one unbroken run
+    of spaces. A space left out in the middle would let a car skip a stop there. The message
+    names the lane and the spaces missing from the run: add them to the corner, or remove the
+    stray spaces beyond them.
+    """
+    for position, corner in _corners(track, graphs):
+        by_lane: dict[str, list[int]] = {}
+        for space_id in _track_spaces(graphs, corner):
+            lane = graphs.lane_of(space_id)
+            if lane in graphs.lanes and space_id in graphs.lane_index:
+                by_lane.setdefault(lane, []).append(graphs.lane_index[space_id])
+        for lane in graphs.lane_order:
+            if lane not in by_lane:
+                continue
+            order = graphs.lanes[lane]
+            missing = [order[i] for i in _missing_in_run(
+                by_lane[lane], len(order), _lane_is_loop(graphs, order)
+            )]
+            if not missing:
+                continue
+            shown = ", ".join(missing)
+            yield Finding(
+                f"in lane {lane}, {_name(corner)} skips {shown}: a corner is one unbroken run "
+                "of spaces in each lane; add the missing spaces to the corner, or remove the "
+                "spaces beyond them",
+                elements=(corner.id, *missing),
+                pointer=f"/corners/{position}/spaces",
+                point=graphs.centre(missing[0]),
+            )
+
+
+@rule(
+    "CORNER003",
+    "lane-misses-corner",
+    "corners",
+    Severity.ERROR,
+    example="A corner on a 3-lane track listing spaces of lanes 1 and 2 only.",
+)
+def lane_misses_corner(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """Every lane passes through every corner.
+
+    A corner's limits cross the whole width of the circuit, so each lane has at least one space
+    inside it; otherwise a car could take the corner in that lane without stopping. Add the
+    lane's spaces between the corner's limits to the corner. (A corner with no track space at all
+    is reported by ``no-way-through``.)
+    """
+    for position, corner in _corners(track, graphs):
+        inside = _track_spaces(graphs, corner)
+        if not inside:
+            continue
+        lanes_in = {graphs.lane_of(s) for s in inside}
+        missed = [lane for lane in graphs.lane_order if graphs.lanes.get(lane)
+                  and lane not in lanes_in]
+        if not missed:
+            continue
+        plural = "s" if len(missed) > 1 else ""
+        yield Finding(
+            f"{_name(corner)} has no space in lane{plural} {', '.join(missed)}: every lane "
+            "passes through every corner; add the lane's spaces between the corner's limits",
+            elements=(corner.id,),
+            pointer=f"/corners/{position}/spaces",
+            point=_middle(graphs, inside),
+        )
+
+
+@rule(
+    "CORNER004",
+    "corners-overlap",
+    "corners",
+    Severity.ERROR,
+    example="Space 2-11 listed in corners 'north' and 'north-exit'; or twice in 'north'.",
+)
+def corners_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A space belongs to one corner at most, and is listed once.
+
+    Stops are counted per corner, so a space in two corners would count towards both: join the
+    two corners into one, or move their limits apart. A space listed twice in the same corner is
+    only a warning (it changes nothing in play), but remove the second mention.
+    """
+    owner: dict[str, int] = {}
+    shared: dict[tuple[int, int], list[tuple[str, int]]] = {}
+    for position, corner in enumerate(track.corners):
+        counted: Counter[str] = Counter()
+        for index, space_id in enumerate(corner.spaces):
+            if space_id not in graphs.spaces:
+                continue
+            counted[space_id] += 1
+            if counted[space_id] == 2:
+                yield Finding(
+                    f"{_name(corner)} lists space {space_id} twice: remove the second mention",
+                    elements=(corner.id, space_id),
+                    pointer=f"/corners/{position}/spaces/{index}",
+                    point=graphs.centre(space_id),
+                    severity=Severity.WARNING,
+                )
+            if counted[space_id] > 1:
+                continue
+            first_position = owner.setdefault(space_id, position)
+            if first_position != position:
+                shared.setdefault((first_position, position), []).append((space_id, index))
+    for (first_position, position), spaces in shared.items():
+        first, corner = track.corners[first_position], track.corners[position]
+        ids = [space_id for space_id, _ in spaces]
+        yield Finding(
+            f"space{'s' if len(ids) > 1 else ''} {', '.join(ids)} "
+            f"{'are' if len(ids) > 1 else 'is'} in both {_name(first)} and {_name(corner)}: "
+            "a space belongs to one corner; join the corners or move their limits apart",
+            elements=(first.id, corner.id, *ids),
+            pointer=f"/corners/{position}/spaces/{spaces[0][1]}",
+            point=graphs.centre(ids[0]),
+        )
+
+
+def _measured(track: Track, graphs: TrackGraphs) -> Iterator[tuple[int, CornerMeasure]]:
+    for position, corner in _corners(track, graphs):
+        yield position, measure_corner(graphs, corner)
+
+
+def _printed_mismatch(
+    graphs: TrackGraphs, position: int, measure: CornerMeasure, which: str
+) -> Finding | None:
+    corner = measure.corner
+    if which == "long":
+        printed, computed, route = corner.printed_long, measure.long, measure.long_route
+        adjective = "longest"
+    else:
+        printed, computed, route = corner.printed_short, measure.short, measure.short_route
+        adjective = "shortest"
+    if printed is None or computed is None or printed == computed:
+        return None
+    return Finding(
+        f"{_name(corner)} is printed with a {adjective} path of {printed} spaces, but its links "
+        f"give {computed}: {_route(route)}; correct printed_{which}, or the corner's spaces "
+        "and arrows if the print is right",
+        elements=(corner.id, *route),
+        pointer=f"/corners/{position}/printed_{which}",
+        point=_middle(graphs, route),
+    )
+
+
+@rule(
+    "CORNER005",
+    "printed-long",
+    "corners",
+    Severity.ERROR,
+    example='"printed_long": 5 on a corner whose longest path through is 4 spaces.',
+)
+def printed_long(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A corner's printed long number equals its longest path through.
+
+    The board prints, beside each corner, how many spaces the longest path through it counts
+    (usually along the outside). The validator walks the corner's links from every space a car
+    can enter it on to every space it can leave it from; a different count means a space or an
+    arrow of the corner is missing or extra, or the number was mistyped. The message shows the
+    computed path so you can compare it with the board.
+    """
+    for position, measure in _measured(track, graphs):
+        finding = _printed_mismatch(graphs, position, measure, "long")
+        if finding is not None:
+            yield finding
+
+
+@rule(
+    "CORNER006",
+    "printed-short",
+    "corners",
+    Severity.ERROR,
+    example='"printed_short": 2 on a corner whose shortest path through is 4 spaces.',
+)
+def printed_short(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A corner's printed short number equals its shortest path through.
+
+    The board prints how many spaces the shortest path through each corner counts (usually along
+    the inside, cutting across lanes where the arrows allow). A different count from the one the
+    links give means a space or an arrow of the corner is missing or extra, or the number was
+    mistyped. The message shows the computed path so you can compare it with the board.
+    """
+    for position, measure in _measured(track, graphs):
+        finding = _printed_mismatch(graphs, position, measure, "short")
+        if finding is not None:
+            yield finding
+
+
+@rule(
+    "CORNER007",
+    "printed-missing",
+    "corners",
+    Severity.INFO,
+    example="A corner without printed_long and printed_short.",
+)
+def printed_missing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A corner gives its printed long and short numbers.
+
+    The printed numbers are optional, but when they are given the validator checks the corner's
+    spaces and arrows against them, which catches most mistakes in a corner. The message says
+    what the links give, so that you can compare it with the board and fill the numbers in.
+    """
+    for position, measure in _measured(track, graphs):
+        corner = measure.corner
+        absent = [
+            (field, value)
+            for field, printed, value in (
+                ("printed_long", corner.printed_long, measure.long),
+                ("printed_short", corner.printed_short, measure.short),
+            )
+            if printed is None and value is not None
+        ]
+        if not absent:
+            continue
+        given = " and ".join(
+            f"a {field.removeprefix('printed_')} path of {value}" for field, value in absent
+        )
+        fills = " and ".join(f"{field} to {value}" for field, value in absent)
+        yield Finding(
+            f"{_name(corner)} has no {' or '.join(f for f, _ in absent)}; its links give "
+            f"{given}: if the board prints the same, set {fills}",
+            elements=(corner.id,),
+            pointer=f"/corners/{position}",
+            point=_middle(graphs, _track_spaces(graphs, corner)),
+        )
+
+
+@rule(
+    "CORNER008",
+    "no-way-through",
+    "corners",
+    Severity.ERROR,
+    example="A corner whose exit spaces have no link leading out of it.",
+)
+def no_way_through(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A car can drive through every corner: in at an entry, out at an exit.
+
+    A corner needs a space that a link enters from outside the corner, a space that a link leaves
+    the corner from, and a chain of links inside the corner between them. Otherwise the corner
+    is cut off from the circuit, usually because its spaces list is wrong (a corner that lists
+    every space of the track has no way out) or an arrow is missing.
+    """
+    for position, measure in _measured(track, graphs):
+        corner = measure.corner
+        inside = _track_spaces(graphs, corner)
+        if not inside:
+            problem = "lists no track space"
+        elif not measure.entries:
+            problem = "has no space that a link enters from outside the corner"
+        elif not measure.exits:
+            problem = "has no space with a link leaving the corner"
+        elif measure.short is None:
+            problem = (
+                f"has no chain of links from an entry ({', '.join(measure.entries)}) "
+                f"to an exit ({', '.join(measure.exits)})"
+            )
+        else:
+            continue
+        yield Finding(
+            f"{_name(corner)} {problem}, so no car can drive through it: check the corner's "
+            "spaces and the arrows into, inside and out of it",
+            elements=(corner.id,),
+            pointer=f"/corners/{position}",
+            point=_middle(graphs, inside),
+        )
+
+
+@rule(
+    "CORNER009",
+    "corner-space-kind",
+    "corners",
+    Severity.ERROR,
+    example='A corner listing "pit-2".',
+)
+def corner_space_kind(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A corner lists track spaces only.
+
+    Corners are part of the racing circuit; the pit lane and the boxes are never inside a corner
+    (stops are not counted there). Remove the pit or box space from the corner.
+    """
+    for position, corner in _corners(track, graphs):
+        for index, space_id in enumerate(corner.spaces):
+            space = graphs.spaces.get(space_id)
+            if space is None or space.kind == SpaceKind.TRACK:
+                continue
+            yield Finding(
+                f"{_name(corner)} lists {space_id}, a {space.kind.value} space: corners hold "
+                "track spaces only; remove it from the corner",
+                elements=(corner.id, space_id),
+                pointer=f"/corners/{position}/spaces/{index}",
+                point=graphs.centre(space_id),
+            )

@@ -1,1 +1,358 @@
-"""Rules: geometry (being written)."""
+"""Rules: geometry. The outlines drawn over the board are sound shapes, lie on the board, do not
+cover one another, and agree with the links and headings.
+
+Every check works on whole arrays of polygons at once (shapely's vectorised functions and the
+spatial index of :class:`~trackformat.geometry.SpaceShapes`), never on every pair of spaces in
+Python, so that a 5,000-space track is checked in a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.validation import explain_validity
+
+from trackformat.geometry import SpaceShapes, angle_between
+from trackformat.graph import TrackGraphs
+from trackformat.lint.diagnostic import Severity
+from trackformat.lint.registry import Finding, rule
+from trackformat.model.track import Link, SpaceKind, Track
+
+OVERLAP_SHARE = 0.02
+"""Two spaces overlap when they share more than this share of the smaller one's area."""
+OVERLAP_DEPTH = 0.01
+"""Overlaps shallower than this share of the typical space size are not looked at: outlines
+drawn by hand meet only roughly, and for spaces of ordinary shape such a sliver stays under
+``OVERLAP_SHARE``."""
+LINK_GAP = 0.15
+"""A link joins spaces at most this share of the typical space size apart."""
+BOARD_MARGIN = 0.02
+"""How far (share of the typical space size, at least one pixel) an outline may stray off the
+board picture, for rounding."""
+MIN_AREA = 1.0
+"""Outlines enclosing less than this many square pixels are treated as having no area."""
+
+_WHERE = re.compile(r"\[\s*(-?[\d.eE+-]+)\s+(-?[\d.eE+-]+)\s*\]")
+
+
+@dataclass
+class _AllShapes:
+    """Polygons of every space (track spaces from ``graphs.shapes``, then pit and box spaces),
+    with both spatial indexes; index ``i`` of the track shapes is ``i`` here, index ``j`` of the
+    others is ``len(track) + j``."""
+
+    ids: list[str]
+    polygons: np.ndarray
+    position: dict[str, int]
+    track: SpaceShapes
+    others: SpaceShapes
+
+    @classmethod
+    def of(cls, graphs: TrackGraphs) -> _AllShapes:
+        others = SpaceShapes.of([s for s in graphs.spaces.values() if s.kind != SpaceKind.TRACK])
+        ids = graphs.shapes.ids + others.ids
+        polygons = np.concatenate([graphs.shapes.polygons, others.polygons])
+        return cls(ids, polygons, {i: n for n, i in enumerate(ids)}, graphs.shapes, others)
+
+    def query(self, geometries: np.ndarray, predicate: str) -> tuple[np.ndarray, np.ndarray]:
+        """Index pairs (geometry, space) of ``geometries`` against every space."""
+        offset = len(self.track.ids)
+        left_a, right_a = self.track.tree.query(geometries, predicate=predicate)
+        left_b, right_b = self.others.tree.query(geometries, predicate=predicate)
+        return np.concatenate([left_a, left_b]), np.concatenate([right_a, right_b + offset])
+
+
+def _point(geometry: shapely.Geometry) -> tuple[float, float] | None:
+    """A board point inside ``geometry`` (None for an empty one)."""
+    coordinates = shapely.get_coordinates(shapely.point_on_surface(geometry))
+    if not len(coordinates):
+        return None
+    return (round(float(coordinates[0, 0]), 3), round(float(coordinates[0, 1]), 3))
+
+
+def _raw_polygons(graphs: TrackGraphs) -> tuple[list[str], np.ndarray]:
+    """Every space's outline exactly as drawn (not repaired), built in one vectorised call."""
+    spaces = list(graphs.spaces.values())
+    coords = [point for s in spaces for point in s.polygon]
+    indices = [n for n, s in enumerate(spaces) for _ in s.polygon]
+    if not spaces:
+        return [], np.array([], dtype=object)
+    rings = shapely.linearrings(np.array(coords, dtype=float), indices=np.array(indices))
+    return [s.id for s in spaces], np.asarray(shapely.polygons(rings))
+
+
+@rule(
+    "GEOM001",
+    "invalid-polygon",
+    "geometry",
+    Severity.ERROR,
+    example="A space whose outline points are listed out of order, so that it crosses itself.",
+)
+def invalid_polygon(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A space's outline is a simple shape that encloses some area.
+
+    The outline's points go round the printed space in order. Points taken out of order make the
+    outline cross itself (a bow tie), and points on one line enclose nothing; either way the
+    validator cannot tell which spaces touch or overlap. The message gives the reason and the
+    board point where the outline goes wrong: reorder or redraw the points there.
+    """
+    ids, polygons = _raw_polygons(graphs)
+    if not ids:
+        return
+    valid = shapely.is_valid(polygons)
+    areas = shapely.area(polygons)
+    for n in np.flatnonzero(~valid | (areas < MIN_AREA)).tolist():
+        space_id = ids[n]
+        pointer = f"{graphs.space_pointer(space_id)}/polygon"
+        # A bow tie's two halves cancel in the signed area; only the repaired shape tells a
+        # crossed outline from one that encloses nothing.
+        enclosed = float(shapely.area(shapely.make_valid(polygons[n])))
+        if enclosed < MIN_AREA:
+            yield Finding(
+                f"space {space_id}'s outline encloses {enclosed:.2g} square pixels: its points "
+                "lie on a line or on top of one another; redraw the outline round the space",
+                elements=(space_id,),
+                pointer=pointer,
+                point=graphs.centre(space_id),
+            )
+            continue
+        reason = explain_validity(polygons[n])
+        where = _WHERE.search(reason)
+        point = (
+            (round(float(where.group(1)), 3), round(float(where.group(2)), 3))
+            if where else graphs.centre(space_id)
+        )
+        why = _WHERE.sub("", reason).strip().lower()
+        at = f" at ({point[0]:g}, {point[1]:g})" if where and point else ""
+        yield Finding(
+            f"space {space_id}'s outline is not a simple shape ({why}{at}): list its points "
+            "in order round the space, without crossing",
+            elements=(space_id,),
+            pointer=pointer,
+            point=point,
+        )
+
+
+@rule(
+    "GEOM002",
+    "spaces-overlap",
+    "geometry",
+    Severity.ERROR,
+    example="Two spaces drawn over the same printed space, or an outline pushed into the next.",
+)
+def spaces_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """Two spaces do not cover one another.
+
+    Each printed space is drawn once, and neighbouring outlines meet along their edges without
+    covering each other (any kind of space: track, pit lane or box). An overlap of more than 2%
+    of the smaller space usually means a space was drawn twice, or an outline was dragged over
+    its neighbour; slivers from outlines that meet only roughly are let through. Each pair is
+    reported once.
+    """
+    shapes = _AllShapes.of(graphs)
+    if not shapes.ids:
+        return
+    scale = graphs.shapes.scale
+    shrunk = shapely.buffer(shapes.polygons, -OVERLAP_DEPTH * scale, join_style="mitre")
+    left, right = shapes.query(shrunk, "intersects")
+    first, second = np.minimum(left, right), np.maximum(left, right)
+    pairs = np.unique(np.column_stack([first, second])[first != second], axis=0)
+    if not len(pairs):
+        return
+    a, b = shapes.polygons[pairs[:, 0]], shapes.polygons[pairs[:, 1]]
+    overlaps = shapely.intersection(a, b)
+    shared = shapely.area(overlaps)
+    smaller = np.minimum(shapely.area(a), shapely.area(b))
+    for k in np.flatnonzero(shared > OVERLAP_SHARE * smaller).tolist():
+        ids = sorted(
+            (shapes.ids[pairs[k, 0]], shapes.ids[pairs[k, 1]]),
+            key=lambda i: graphs.space_position.get(i, 0),
+        )
+        share = 100.0 * shared[k] / smaller[k] if smaller[k] > 0 else 100.0
+        yield Finding(
+            f"spaces {ids[0]} and {ids[1]} overlap by {shared[k]:.0f} square pixels "
+            f"({share:.0f}% of the smaller): each printed space is drawn once and neighbours "
+            "only meet at their edges; move or redraw one of the outlines",
+            elements=(ids[0], ids[1]),
+            pointer=graphs.space_pointer(ids[1]),
+            point=_point(overlaps[k]),
+        )
+
+
+def _all_links(track: Track) -> Iterator[tuple[str, Link]]:
+    """Every link of the track with its JSON pointer: the circuit's, then the pit lane's."""
+    for index, link in enumerate(track.links):
+        yield f"/links/{index}", link
+    if track.pit_lane is not None:
+        for index, link in enumerate(track.pit_lane.entry):
+            yield f"/pit_lane/entry/{index}", link
+        for index, link in enumerate(track.pit_lane.exit):
+            yield f"/pit_lane/exit/{index}", link
+
+
+@rule(
+    "GEOM003",
+    "linked-apart",
+    "geometry",
+    Severity.WARNING,
+    example="A link from 1-5 to 1-9: the two spaces are three spaces apart on the board.",
+)
+def linked_apart(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A link joins spaces that touch on the board.
+
+    A link is a move of one space, so its two spaces meet on the board, along an edge or at a
+    corner. A gap between them larger than a small share of a space's size usually means the
+    link names the wrong space (a typo in an id), or that an outline was drawn in the wrong
+    place. The message says how far apart the two spaces are.
+    """
+    shapes = _AllShapes.of(graphs)
+    seen: set[tuple[str, str]] = set()
+    pointers: list[str] = []
+    pairs: list[tuple[int, int]] = []
+    for pointer, link in _all_links(track):
+        pair = (link.from_, link.to)
+        if pair in seen or link.from_ == link.to:
+            continue
+        seen.add(pair)
+        source, target = shapes.position.get(link.from_), shapes.position.get(link.to)
+        if source is None or target is None:
+            continue
+        pointers.append(pointer)
+        pairs.append((source, target))
+    if not pairs:
+        return
+    index = np.array(pairs)
+    a, b = shapes.polygons[index[:, 0]], shapes.polygons[index[:, 1]]
+    gaps = shapely.distance(a, b)
+    limit = LINK_GAP * graphs.shapes.scale
+    for k in np.flatnonzero(gaps > limit).tolist():
+        source_id, target_id = shapes.ids[index[k, 0]], shapes.ids[index[k, 1]]
+        bridge = shapely.shortest_line(a[k], b[k])
+        halfway = shapely.line_interpolate_point(bridge, 0.5, normalized=True)
+        middle = shapely.get_coordinates(halfway)[0]
+        yield Finding(
+            f"the link from {source_id} to {target_id} joins spaces {gaps[k]:.0f} px apart "
+            f"(more than {limit:.0f} px): a link is a move of one space, between spaces that "
+            "touch; check the link's ids, or the two outlines",
+            elements=(source_id, target_id),
+            pointer=pointers[k],
+            point=(round(float(middle[0]), 3), round(float(middle[1]), 3)),
+        )
+
+
+@rule(
+    "GEOM004",
+    "off-board",
+    "geometry",
+    Severity.ERROR,
+    example="A space with a point at x = 1250 on a board 1200 pixels wide.",
+)
+def off_board(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """Every space lies on the board picture.
+
+    Coordinates are pixels of the board picture, from (0, 0) at its top left to its width and
+    height. An outline reaching beyond them was drawn against a different picture (a scan at
+    another resolution) or the board's width and height are wrong: correct the board size, or
+    scale the track to the picture.
+    """
+    shapes = _AllShapes.of(graphs)
+    if not shapes.ids:
+        return
+    width, height = track.board.width, track.board.height
+    margin = max(1.0, BOARD_MARGIN * graphs.shapes.scale)
+    bounds = shapely.bounds(shapes.polygons)
+    beyond = np.column_stack([
+        -bounds[:, 0], bounds[:, 2] - width, -bounds[:, 1], bounds[:, 3] - height,
+    ])
+    sides = ("left", "right", "top", "bottom")
+    for n in np.flatnonzero((beyond > margin).any(axis=1)).tolist():
+        space_id = shapes.ids[n]
+        edges = [sides[k] for k in range(4) if beyond[n, k] > margin]
+        yield Finding(
+            f"space {space_id} reaches {beyond[n].max():.0f} px beyond the board's "
+            f"{' and '.join(edges)} edge{'s' if len(edges) > 1 else ''} (the board is "
+            f"{width} × {height} px): move the space onto the board, or correct the board size",
+            elements=(space_id,),
+            pointer=f"{graphs.space_pointer(space_id)}/polygon",
+            point=graphs.centre(space_id),
+        )
+
+
+@rule(
+    "GEOM005",
+    "heading-link",
+    "geometry",
+    Severity.WARNING,
+    example="A space heading 90° (down the board) whose only link leads up the board.",
+)
+def heading_link(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A space's heading points the way its links lead.
+
+    The heading is the driving direction on the space: the simulator draws cars along it and
+    the editor draws its arrow. The spaces a car moves on to should lie ahead, within 90° of the
+    heading. A link that leads backwards means the heading is turned round, or the link was
+    drawn the wrong way (from and to swapped). Boxes are left out: a car may stand in its box at
+    any angle to the way it leaves.
+    """
+    for space_id in graphs.moves.nodes:
+        space = graphs.spaces[space_id]
+        if space.kind == SpaceKind.BOX:
+            continue
+        behind: list[tuple[str, float]] = []
+        for successor in graphs.moves.successors(space_id):
+            target = graphs.spaces[successor]
+            dx = target.centre[0] - space.centre[0]
+            dy = target.centre[1] - space.centre[1]
+            angle = angle_between(space.heading, dx, dy)
+            if angle > 90.0:
+                behind.append((successor, angle))
+        if not behind:
+            continue
+        listed = ", ".join(f"{s} ({a:.0f}° off)" for s, a in behind)
+        yield Finding(
+            f"space {space_id} heads {space.heading:g}° but its links lead back to {listed}: "
+            "turn the heading to the driving direction, or swap the link's from and to",
+            elements=(space_id, *(s for s, _ in behind)),
+            pointer=f"{graphs.space_pointer(space_id)}/heading",
+            point=graphs.centre(space_id),
+        )
+
+
+@rule(
+    "GEOM006",
+    "centre-outside",
+    "geometry",
+    Severity.WARNING,
+    example="A space whose centre was left at (0, 0).",
+)
+def centre_outside(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A space's centre lies inside its outline.
+
+    The centre is where a car standing on the space is drawn, and where the editor puts the
+    space's label. A centre outside the outline draws the car off its space, and usually means
+    the centre was not updated after the outline was moved. The message suggests a point inside
+    the outline.
+    """
+    shapes = _AllShapes.of(graphs)
+    if not shapes.ids:
+        return
+    centres = np.array([graphs.spaces[i].centre for i in shapes.ids], dtype=float)
+    inside = shapely.intersects_xy(shapes.polygons, centres[:, 0], centres[:, 1])
+    for n in np.flatnonzero(~inside).tolist():
+        space_id = shapes.ids[n]
+        polygon = shapes.polygons[n]
+        middle = _point(polygon)
+        if middle is None or shapely.area(polygon) < MIN_AREA:
+            continue  # an outline with no area at all: invalid-polygon reports it
+        gap = shapely.distance(polygon, shapely.points(centres[n]))
+        yield Finding(
+            f"space {space_id}'s centre ({centres[n, 0]:g}, {centres[n, 1]:g}) lies {gap:.0f} px "
+            f"outside its outline: move it inside, for example to ({middle[0]:g}, {middle[1]:g})",
+            elements=(space_id,),
+            pointer=f"{graphs.space_pointer(space_id)}/centre",
+            point=graphs.centre(space_id),
+        )

@@ -1,1 +1,401 @@
-"""Rules: grid_pit (being written)."""
+"""Rules: the start grid and the pit lane. The grid lies behind the finish line, pole first; the
+pit lane leaves the circuit before the line and rejoins it after, with its boxes beside it.
+
+Ids that name no space are left to the reference rules; here they are skipped.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+
+import numpy as np
+import shapely
+
+from trackformat.geometry import SpaceShapes
+from trackformat.graph import TrackGraphs
+from trackformat.lint.diagnostic import Severity
+from trackformat.lint.registry import Finding, rule
+from trackformat.model.track import Link, Space, SpaceKind, Track
+
+FULL_FIELD = 10
+"""The most cars the game races at once; a grid should have a slot for each."""
+BOX_TOUCH = 0.05
+"""A box touches the pit lane when it is at most this share of a space's size away from it."""
+
+
+def _moves_to_line(graphs: TrackGraphs) -> dict[str, int]:
+    """Fewest moves from each track space to a finish-line space along the circuit (0 on it)."""
+    distance = {space_id: 0 for space_id in graphs.finish}
+    queue = deque(graphs.finish)
+    while queue:
+        current = queue.popleft()
+        for previous in graphs.circuit.predecessors(current):
+            if previous not in distance:
+                distance[previous] = distance[current] + 1
+                queue.append(previous)
+    return distance
+
+
+def _half_lap(graphs: TrackGraphs) -> float:
+    """Half the lap, in progress ranks: spaces ranked below it are past the line, the others
+    behind it."""
+    return (max(graphs.progress.values(), default=0) + 1) / 2
+
+
+def _grid_slots(track: Track, graphs: TrackGraphs) -> Iterator[tuple[int, str, Space]]:
+    """The grid's slots that name an existing space, with their position."""
+    for position, slot in enumerate(track.grid):
+        space = graphs.spaces.get(slot)
+        if space is not None:
+            yield position, slot, space
+
+
+@rule(
+    "GRID001",
+    "grid-slot",
+    "grid-pit",
+    Severity.ERROR,
+    example='A grid listing "pit-3", or "1-39" twice.',
+)
+def grid_slot(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """Each grid slot is a track space, used once.
+
+    Cars start the race on the circuit, one car per slot: a pit-lane or box space cannot be a
+    slot, and a space listed twice would put two cars on it. Replace the slot with the track
+    space printed on the board.
+    """
+    used: dict[str, int] = {}
+    for position, slot, space in _grid_slots(track, graphs):
+        if space.kind != SpaceKind.TRACK:
+            yield Finding(
+                f"grid slot {position + 1} is {slot}, a {space.kind.value} space: grid slots are "
+                "track spaces; use the space printed on the board's grid",
+                elements=(slot,),
+                pointer=f"/grid/{position}",
+                point=graphs.centre(slot),
+            )
+        elif slot in used:
+            yield Finding(
+                f"grid slot {position + 1} is {slot}, already slot {used[slot] + 1}: one car per "
+                "slot; remove the second mention or replace it with the next slot",
+                elements=(slot,),
+                pointer=f"/grid/{position}",
+                point=graphs.centre(slot),
+            )
+        else:
+            used[slot] = position
+
+
+def _ranked_slots(
+    track: Track, graphs: TrackGraphs
+) -> Iterator[tuple[int, str, int]]:
+    """Track-space slots that can reach the line, each once, with their moves to it.
+
+    Slots that cannot reach the line at all are left to the reachability rules.
+    """
+    if not graphs.finish:
+        return
+    distance = _moves_to_line(graphs)
+    seen: set[str] = set()
+    for position, slot, space in _grid_slots(track, graphs):
+        if space.kind != SpaceKind.TRACK or slot in seen or slot not in distance:
+            continue
+        seen.add(slot)
+        yield position, slot, distance[slot]
+
+
+@rule(
+    "GRID002",
+    "grid-behind-line",
+    "grid-pit",
+    Severity.ERROR,
+    example="A grid slot on the far side of the circuit, half a lap from the line.",
+)
+def grid_behind_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """Every grid slot lies behind the finish line.
+
+    The grid is the stretch just before the line: from each slot a car reaches the line in fewer
+    moves than half a lap. A slot further away, or on the first space past the line itself, is
+    on the wrong side of the line: the slot or the finish line is misplaced.
+    """
+    half = _half_lap(graphs)
+    for position, slot, moves in _ranked_slots(track, graphs):
+        if moves == 0:
+            problem = "is on the first space past the finish line"
+        elif moves >= half:
+            problem = f"is {moves} moves from the finish line, more than half a lap ({half:g})"
+        else:
+            continue
+        yield Finding(
+            f"grid slot {position + 1} ({slot}) {problem}: the grid lies just behind the line; "
+            "move the slot, or check the finish line",
+            elements=(slot,),
+            pointer=f"/grid/{position}",
+            point=graphs.centre(slot),
+        )
+
+
+@rule(
+    "GRID003",
+    "grid-order",
+    "grid-pit",
+    Severity.ERROR,
+    example="A grid listing 1-37 before 1-39 (pole must be the slot nearest the line).",
+)
+def grid_order(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """The grid is listed from the line backwards, pole position first.
+
+    The first slot is the pole, the slot nearest the finish line; each later slot is no nearer
+    the line than the one before it (side by side is fine). Nearness is the fewest moves to the
+    line along the circuit. Reorder the grid so that it reads back from the line.
+    """
+    previous: tuple[int, str, int] | None = None
+    for position, slot, moves in _ranked_slots(track, graphs):
+        if previous is not None and moves < previous[2]:
+            before = (
+                "the pole" if previous[0] == 0 else f"slot {previous[0] + 1}"
+            )
+            yield Finding(
+                f"grid slot {position + 1} ({slot}) is {moves} moves from the line, nearer than "
+                f"{before} ({previous[1]}, {previous[2]} moves): list the grid from the line "
+                "backwards, pole first",
+                elements=(slot, previous[1]),
+                pointer=f"/grid/{position}",
+                point=graphs.centre(slot),
+            )
+        if previous is None or moves >= previous[2]:
+            previous = (position, slot, moves)
+
+
+@rule(
+    "GRID004",
+    "grid-size",
+    "grid-pit",
+    Severity.WARNING,
+    example="A grid of 6 slots.",
+)
+def grid_size(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """The grid has a slot for each car of a full field of 10.
+
+    The game races up to 10 cars, so a grid with fewer slots cannot start a full race (a
+    warning); a track with no grid at all cannot start any race (an error). Add the slots
+    printed on the board, pole first.
+    """
+    count = len(track.grid)
+    if count >= FULL_FIELD:
+        return
+    if count == 0:
+        yield Finding(
+            "the track has no grid: list the start slots, pole first, so that a race can start",
+            pointer="/grid",
+            severity=Severity.ERROR,
+        )
+        return
+    yield Finding(
+        f"the grid has {count} slot{'s' if count != 1 else ''}, fewer than the "
+        f"{FULL_FIELD} cars of a full field: add the remaining slots behind the last",
+        elements=tuple(track.grid),
+        pointer="/grid",
+        point=graphs.centre(track.grid[-1]),
+    )
+
+
+def _pit_ids(track: Track, graphs: TrackGraphs) -> list[str]:
+    """The pit lane's listed spaces that exist and are pit spaces."""
+    if track.pit_lane is None:
+        return []
+    return [
+        s for s in track.pit_lane.spaces
+        if s in graphs.spaces and graphs.spaces[s].kind == SpaceKind.PIT
+    ]
+
+
+@rule(
+    "PIT001",
+    "box-beside-pit",
+    "grid-pit",
+    Severity.ERROR,
+    example='A box "box-3" drawn on the far side of the circuit from the pit lane.',
+)
+def box_beside_pit(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """Each box is a box space beside the pit lane, and every box space is listed.
+
+    A team's box is where its car stops to change tyres, right beside the pit lane: the spaces
+    in ``pit_lane.boxes`` are of kind ``box`` and touch a pit-lane space. A box space that is
+    not listed in ``pit_lane.boxes`` is a warning: add it to the list, or change its kind.
+    """
+    boxes = list(track.pit_lane.boxes) if track.pit_lane else []
+    pit = _pit_ids(track, graphs)
+    pit_shapes = SpaceShapes.of([graphs.spaces[s] for s in pit]) if pit else None
+    tolerance = BOX_TOUCH * graphs.shapes.scale
+    for position, box_id in enumerate(boxes):
+        space = graphs.spaces.get(box_id)
+        if space is None:
+            continue
+        pointer = f"/pit_lane/boxes/{position}"
+        if space.kind != SpaceKind.BOX:
+            yield Finding(
+                f"box {position + 1} is {box_id}, a {space.kind.value} space: set its kind to "
+                "box, or list the right space as the box",
+                elements=(box_id,),
+                pointer=pointer,
+                point=graphs.centre(box_id),
+            )
+            continue
+        if pit_shapes is None:
+            continue
+        outline = shapely.make_valid(shapely.polygons(np.array(space.polygon, dtype=float)))
+        gaps = shapely.distance(outline, pit_shapes.polygons)
+        if np.isnan(gaps).all() or float(np.nanmin(gaps)) <= tolerance:
+            continue  # outlines with no area are reported by invalid-polygon
+        nearest = pit_shapes.ids[int(np.nanargmin(gaps))]
+        yield Finding(
+            f"box {box_id} does not touch the pit lane (the nearest pit space, {nearest}, is "
+            f"{float(np.nanmin(gaps)):.0f} px away): draw the box beside the pit lane",
+            elements=(box_id,),
+            pointer=pointer,
+            point=graphs.centre(box_id),
+        )
+    listed = set(boxes)
+    for space in graphs.spaces.values():
+        if space.kind == SpaceKind.BOX and space.id not in listed:
+            where = "pit_lane.boxes" if track.pit_lane else "a pit lane (the track has none)"
+            yield Finding(
+                f"box space {space.id} is not listed in {where}: list it, or change its kind",
+                elements=(space.id,),
+                pointer=graphs.space_pointer(space.id),
+                point=graphs.centre(space.id),
+                severity=Severity.WARNING,
+            )
+
+
+def _pit_links(track: Track, which: str) -> Iterator[tuple[str, Link]]:
+    if track.pit_lane is None:
+        return
+    links = track.pit_lane.entry if which == "entry" else track.pit_lane.exit
+    for position, link in enumerate(links):
+        yield f"/pit_lane/{which}/{position}", link
+
+
+def _kind(space: Space) -> str:
+    return f"a {space.kind.value} space"
+
+
+@rule(
+    "PIT002",
+    "pit-entry-before-line",
+    "grid-pit",
+    Severity.ERROR,
+    example="A pit entry link from 3-5, just past the finish line.",
+)
+def pit_entry_before_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """The pit lane is entered from the circuit, before the finish line.
+
+    A pit entry link leaves a track space in the second half of the lap (behind the finish line)
+    and lands on a pit-lane space. An entry from past the line, or onto anything but the pit
+    lane, means the link's ends are swapped or wrong, or it belongs in ``pit_lane.exit``.
+    """
+    half = _half_lap(graphs)
+    for pointer, link in _pit_links(track, "entry"):
+        source, target = graphs.spaces.get(link.from_), graphs.spaces.get(link.to)
+        if source is None or target is None:
+            continue
+        problems = []
+        if source.kind != SpaceKind.TRACK:
+            problems.append(f"leaves {source.id}, {_kind(source)}, not a track space")
+        elif graphs.finish and graphs.progress.get(source.id, half) < half:
+            problems.append(
+                f"leaves {source.id}, only {graphs.progress[source.id]} moves past the line "
+                "(the pit lane is entered in the second half of the lap)"
+            )
+        if target.kind != SpaceKind.PIT:
+            problems.append(f"lands on {target.id}, {_kind(target)}, not a pit-lane space")
+        if not problems:
+            continue
+        yield Finding(
+            f"the pit entry from {source.id} to {target.id} {' and '.join(problems)}: an entry "
+            "leads from the circuit behind the line into the pit lane",
+            elements=(source.id, target.id),
+            pointer=pointer,
+            point=graphs.centre(source.id),
+        )
+
+
+@rule(
+    "PIT003",
+    "pit-exit-after-line",
+    "grid-pit",
+    Severity.ERROR,
+    example="A pit exit link onto 3-35, just before the finish line.",
+)
+def pit_exit_after_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """The pit lane rejoins the circuit after the finish line.
+
+    A pit exit link leaves a pit-lane space and lands on a track space in the first half of the
+    lap (past the finish line). An exit onto the circuit before the line would let a car skip
+    the line, or means the link's ends are swapped or it belongs in ``pit_lane.entry``.
+    """
+    half = _half_lap(graphs)
+    for pointer, link in _pit_links(track, "exit"):
+        source, target = graphs.spaces.get(link.from_), graphs.spaces.get(link.to)
+        if source is None or target is None:
+            continue
+        problems = []
+        if source.kind != SpaceKind.PIT:
+            problems.append(f"leaves {source.id}, {_kind(source)}, not a pit-lane space")
+        if target.kind != SpaceKind.TRACK:
+            problems.append(f"lands on {target.id}, {_kind(target)}, not a track space")
+        elif graphs.finish and graphs.progress.get(target.id, 0) >= half:
+            problems.append(
+                f"lands on {target.id}, behind the finish line (the pit lane rejoins the "
+                "circuit in the first half of the lap)"
+            )
+        if not problems:
+            continue
+        yield Finding(
+            f"the pit exit from {source.id} to {target.id} {' and '.join(problems)}: an exit "
+            "leads from the pit lane onto the circuit past the line",
+            elements=(source.id, target.id),
+            pointer=pointer,
+            point=graphs.centre(target.id),
+        )
+
+
+@rule(
+    "PIT004",
+    "pit-space-kind",
+    "grid-pit",
+    Severity.ERROR,
+    example='A track space "3-36" listed in pit_lane.spaces.',
+)
+def pit_space_kind(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """The pit lane's spaces are exactly the spaces of kind ``pit``.
+
+    Every space listed in ``pit_lane.spaces`` is of kind ``pit``, and every ``pit`` space is
+    listed there: the simulator drives the pit lane in that list's order, and a pit space left
+    out of it is unreachable. Change the space's kind, or the list.
+    """
+    listed = list(track.pit_lane.spaces) if track.pit_lane else []
+    for position, space_id in enumerate(listed):
+        space = graphs.spaces.get(space_id)
+        if space is None or space.kind == SpaceKind.PIT:
+            continue
+        yield Finding(
+            f"pit-lane space {position + 1} is {space_id}, {_kind(space)}: set its kind to pit, "
+            "or remove it from pit_lane.spaces",
+            elements=(space_id,),
+            pointer=f"/pit_lane/spaces/{position}",
+            point=graphs.centre(space_id),
+        )
+    known = set(listed)
+    for space in graphs.spaces.values():
+        if space.kind == SpaceKind.PIT and space.id not in known:
+            where = "pit_lane.spaces" if track.pit_lane else "a pit lane (the track has none)"
+            yield Finding(
+                f"pit space {space.id} is not listed in {where}: add it in driving order, or "
+                "change its kind",
+                elements=(space.id,),
+                pointer=graphs.space_pointer(space.id),
+                point=graphs.centre(space.id),
+            )
