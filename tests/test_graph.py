@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import networkx as nx
 
-from tests.factories import drop_links, edit, ring, sid
+from tests.factories import drop_links, edit, ring, sid, space
 from trackformat.graph import LinkKind, build_graphs
 
 
@@ -86,3 +86,23 @@ def test_pointers_and_centres_locate_elements_in_the_file() -> None:
     assert graphs.corner_pointer("south") == "/corners/1"
     assert graphs.space_pointer("missing") is None
     assert graphs.centre("2-3") == tuple(track.spaces[position].centre)
+
+
+
+def _shift_space(doc: dict, space_id: str, dx: float, dy: float) -> None:
+    target = space(doc, space_id)
+    target["polygon"] = [[x + dx, y + dy] for x, y in target["polygon"]]
+    target["centre"] = [target["centre"][0] + dx, target["centre"][1] + dy]
+
+
+def test_hand_drawn_spaces_with_a_small_gap_or_overlap_are_still_beside() -> None:
+    # Space 2-0 sits left of its lane at the 3 o'clock position; move it a pixel sideways.
+    for dx in (0.8, -0.8):
+        graphs = build_graphs(edit(ring(), lambda doc, dx=dx: _shift_space(doc, "2-0", dx, 0)))
+        assert graphs.neighbours.has_edge("2-0", "1-0")
+        assert graphs.neighbours.has_edge("2-0", "3-0")
+
+
+def test_spaces_touching_only_at_a_corner_are_not_beside() -> None:
+    graphs = build_graphs(ring())
+    assert not graphs.neighbours.has_edge("1-5", "2-6")

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 import networkx as nx
+import numpy as np
 
 from trackformat.geometry import SpaceShapes
 from trackformat.model.track import Link, Space, SpaceKind, Track
@@ -265,13 +266,14 @@ def _neighbours(
             graph.add_edge(u, v, relation="ahead")
     lane_pos = {lane: i for i, lane in enumerate(lane_order)}
     tolerance = 0.05 * shapes.scale
-    pairs = shapes.pairs_within(tolerance)
+    pairs = shapes.candidate_pairs(tolerance)
+    if len(pairs) == 0:
+        return graph
+    # Only spaces of neighbouring lanes can be beside each other: filter before any geometry.
+    position = np.array([lane_pos.get(spaces[i].lane or "", -10) for i in shapes.ids])
+    pairs = pairs[np.abs(position[pairs[:, 0]] - position[pairs[:, 1]]) == 1]
     shared = shapes.shared_boundary(pairs, tolerance)
-    for (i, j), length in zip(pairs, shared, strict=True):
-        a, b = spaces[shapes.ids[i]], spaces[shapes.ids[j]]
-        pa, pb = lane_pos.get(a.lane or ""), lane_pos.get(b.lane or "")
-        if pa is None or pb is None or abs(pa - pb) != 1:
-            continue
+    for (i, j), length in zip(pairs.tolist(), shared.tolist(), strict=True):
         if length >= 0.2 * shapes.scale:
-            graph.add_edge(a.id, b.id, relation="beside")
+            graph.add_edge(shapes.ids[i], shapes.ids[j], relation="beside")
     return graph
