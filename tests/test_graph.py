@@ -106,3 +106,11 @@ def test_hand_drawn_spaces_with_a_small_gap_or_overlap_are_still_beside() -> Non
 def test_spaces_touching_only_at_a_corner_are_not_beside() -> None:
     graphs = build_graphs(ring())
     assert not graphs.neighbours.has_edge("1-5", "2-6")
+
+
+def test_a_link_skipping_a_space_does_not_reorder_the_lane() -> None:
+    def skip(doc: dict) -> None:
+        doc["links"].insert(0, {"from": "1-5", "to": "1-7"})
+
+    graphs = build_graphs(edit(ring(), skip))
+    assert graphs.lanes["1"][5:8] == ["1-5", "1-6", "1-7"]

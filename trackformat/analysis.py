@@ -42,7 +42,7 @@ def measure_corner(graphs: TrackGraphs, corner: Corner) -> CornerMeasure:
 
     short_route: tuple[str, ...] = ()
     if entries and exits:
-        lengths, paths = nx.multi_source_dijkstra(sub, set(entries))
+        lengths, paths = nx.multi_source_dijkstra(sub, entries)
         reached = [e for e in exits if e in lengths]
         if reached:
             best = min(reached, key=lambda e: (lengths[e], e))
@@ -104,7 +104,8 @@ def shortest_lap(graphs: TrackGraphs, graph: nx.DiGraph | None = None) -> Lap | 
     Returns None when no lap exists (no finish line, or the line cannot be reached again).
     """
     lap = graphs.lap if graph is None else graph
-    sources = {s for s in graphs.finish if s in lap}
+    # A sorted list (not a set) keeps the route of equal-length laps the same from run to run.
+    sources = sorted(s for s in graphs.finish if s in lap)
     if not sources:
         return None
     lengths, paths = nx.multi_source_dijkstra(lap, sources)

@@ -226,12 +226,21 @@ def _lane_orders(
         while current is not None and current not in seen:
             order.append(current)
             seen.add(current)
-            current = next((n for n in circuit.successors(current) if n in in_lane), None)
+            current = _next_in_lane(circuit, current, in_lane, seen)
         order += [i for i in ids if i not in seen]
         lanes[lane_id] = order
         for index, space_id in enumerate(order):
             lane_index[space_id] = index
     return lanes, lane_index
+
+
+def _next_in_lane(circuit: nx.DiGraph, space: str, in_lane: set[str], seen: set[str]) -> str | None:
+    """The space right ahead in the lane: of the unvisited in-lane successors, the one the others
+    do not lead to (a link skipping a space must not make the lane jump over it)."""
+    ahead: list[str] = [n for n in circuit.successors(space) if n in in_lane and n not in seen]
+    if len(ahead) <= 1:
+        return ahead[0] if ahead else None
+    return min(ahead, key=lambda n: (sum(circuit.has_edge(o, n) for o in ahead), ahead.index(n)))
 
 
 def _progress(lap: nx.DiGraph) -> tuple[dict[str, int], bool]:

@@ -1,1 +1,348 @@
-"""Rules: reachability (being written)."""
+"""Rules: reachability. Every space can be reached, every car can finish, and nothing traps it.
+
+These work on the graph of moves (every link, pit lane included) and on the circuit (track
+spaces only). The pit lane's chain is taken from /pit_lane, not guessed from the links, so that a
+link drawn the wrong way round along it is caught.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from itertools import pairwise
+
+import networkx as nx
+
+from trackformat.graph import LinkKind, TrackGraphs
+from trackformat.lint.diagnostic import Severity
+from trackformat.lint.registry import Finding, rule
+from trackformat.lint.rules.references import (
+    id_list,
+    in_file_order,
+    kind_noun,
+    link_name,
+    link_pointers,
+)
+from trackformat.model.track import Track
+
+TOPIC = "reachability"
+
+
+def _groups(graphs: TrackGraphs, ids: Iterable[str]) -> list[list[str]]:
+    """``ids`` split into pieces of circuit joined by links, each in file order.
+
+    A lane cut off by one missing link is one problem, so it is reported once with all its
+    spaces rather than once per space.
+    """
+    sub = graphs.moves.subgraph(ids)
+    groups = [in_file_order(graphs, part) for part in nx.weakly_connected_components(sub)]
+    return sorted(groups, key=lambda g: graphs.space_position.get(g[0], 0))
+
+
+def _spaces_phrase(ids: list[str]) -> str:
+    if len(ids) == 1:
+        return f"space {ids[0]}"
+    return f"{len(ids)} spaces ({id_list(ids)})"
+
+
+def _at(graphs: TrackGraphs, ids: list[str], message: str) -> Finding:
+    return Finding(
+        message,
+        elements=tuple(ids),
+        pointer=graphs.space_pointer(ids[0]),
+        point=graphs.centre(ids[0]),
+    )
+
+
+@rule(
+    "REACH001",
+    "unreachable-space",
+    TOPIC,
+    Severity.ERROR,
+    example="a lane whose only link in is missing, so its spaces are never reached from the grid.",
+)
+def unreachable_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A track space that no car can reach from the start grid.
+
+    Starting from the grid slots (or, on a track with no grid yet, from the finish line), the
+    validator follows every link; a track space it never arrives at is printed on the board but
+    can never be driven on. Usually a link leading onto it is missing or drawn the wrong way.
+    """
+    sources = [s for s in track.grid if s in graphs.moves]
+    origin = "the grid"
+    if not sources:
+        sources, origin = list(graphs.finish), "the finish line (the track has no grid)"
+    if not sources:
+        return
+    reached = set(sources)
+    for source in sources:
+        reached |= nx.descendants(graphs.moves, source)
+    lost = [s for s in graphs.circuit if s not in reached]
+    for group in _groups(graphs, lost):
+        verb = "is" if len(group) == 1 else "are"
+        yield _at(
+            graphs,
+            group,
+            f"{_spaces_phrase(group)} {verb} never reached from {origin}: no route of links "
+            f"leads there; add the missing link onto {group[0]} or turn a wrong-way link round",
+        )
+
+
+@rule(
+    "REACH002",
+    "cannot-finish",
+    TOPIC,
+    Severity.ERROR,
+    example="a space whose links all lead into a dead end, so a car there can never finish.",
+)
+def cannot_finish(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A track space from which the finish line can never be reached.
+
+    A car on such a space could never complete its lap, so the race could not end for it.
+    Every route from it ends in a dead end or in a loop with no way back to the circuit; add
+    the links that lead on from it.
+    """
+    if not graphs.finish:
+        return
+    can_finish = set(graphs.finish)
+    for target in graphs.finish:
+        can_finish |= nx.ancestors(graphs.moves, target)
+    stuck = [s for s in graphs.circuit if s not in can_finish]
+    for group in _groups(graphs, stuck):
+        yield _at(
+            graphs,
+            group,
+            f"from {_spaces_phrase(group)} no route of links leads back to the finish line, so "
+            f"a car there could never finish; add the links that lead on",
+        )
+
+
+def _main_component(graphs: TrackGraphs, components: list[set[str]]) -> int | None:
+    """Index of the main loop: the part holding the finish line, else the largest part."""
+    finish = set(graphs.finish)
+    if not components:
+        return None
+    return max(
+        range(len(components)),
+        key=lambda i: (len(components[i] & finish), len(components[i])),
+    )
+
+
+@rule(
+    "REACH003",
+    "trap",
+    TOPIC,
+    Severity.ERROR,
+    example="a box with a link in from the pit lane but no link back out.",
+)
+def trap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A space, or a set of spaces, that a car can enter but never leave.
+
+    A dead end (a space with links in but none out) or a group of spaces whose links only lead
+    among themselves: a car that moves there is stuck for the rest of the race. Each trap is
+    reported once, with all its spaces. The main loop of the circuit, which by design is never
+    left, is not a trap.
+    """
+    condensed = nx.condensation(graphs.moves)
+    members: dict[int, set[str]] = {
+        block: set(condensed.nodes[block]["members"]) for block in condensed.nodes
+    }
+    blocks = list(members)
+    main_index = _main_component(graphs, [members[b] for b in blocks])
+    main = blocks[main_index] if main_index is not None else None
+    for block in blocks:
+        if block == main or condensed.out_degree(block) or not condensed.in_degree(block):
+            continue
+        ids = in_file_order(graphs, members[block])
+        if len(ids) == 1:
+            noun = kind_noun(graphs.spaces[ids[0]].kind)
+            message = (
+                f"{noun} {ids[0]} is a dead end: a car can move onto it but no link leads on; "
+                f"add the link out of it, or delete the link into it"
+            )
+        else:
+            message = (
+                f"{_spaces_phrase(ids)} form a trap: a car can enter them but their links only "
+                f"lead among themselves; add a link out of them back to the circuit"
+            )
+        yield _at(graphs, ids, message)
+
+
+@rule(
+    "REACH004",
+    "loop-broken",
+    TOPIC,
+    Severity.ERROR,
+    example="the links from one stretch of track to the next are all missing.",
+)
+def loop_broken(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """The circuit is not one closed loop.
+
+    Following the track links (pit lane aside), a car on any track space must be able to reach
+    every other one, lap after lap. When it cannot, the circuit falls into parts; each part other
+    than the main loop (the one holding the finish line) is reported with whether it is cut off
+    from the main loop, leads nowhere back to it, or cannot be reached from it.
+    """
+    circuit = graphs.circuit
+    components = [set(c) for c in nx.strongly_connected_components(circuit)]
+    if len(components) < 2:
+        return
+    main_index = _main_component(graphs, components)
+    assert main_index is not None
+    main = components[main_index]
+    anchor = next(iter(main))
+    ahead = nx.descendants(circuit, anchor) | {anchor}
+    behind = nx.ancestors(circuit, anchor) | {anchor}
+    parts = f"the circuit falls into {len(components)} parts"
+    for index, component in enumerate(components):
+        if index == main_index:
+            continue
+        ids = in_file_order(graphs, component)
+        sample = ids[0]
+        verb = "is" if len(ids) == 1 else "are"
+        if sample in ahead:
+            how = f"{verb} reached from the main loop but no track link leads back to it"
+        elif sample in behind:
+            lead = "leads" if len(ids) == 1 else "lead"
+            how = f"{lead} onto the main loop but cannot be reached from it"
+        else:
+            how = f"{verb} cut off from the main loop: no track link joins them"
+        yield _at(graphs, ids, f"{_spaces_phrase(ids)} {how} ({parts})")
+
+
+def _pit_chain(track: Track, graphs: TrackGraphs) -> list[tuple[int, str]]:
+    """The pit lane's spaces that exist, with their position in /pit_lane/spaces."""
+    if track.pit_lane is None:
+        return []
+    return [(i, s) for i, s in enumerate(track.pit_lane.spaces) if s in graphs.spaces]
+
+
+@rule(
+    "REACH005",
+    "pit-chain",
+    TOPIC,
+    Severity.ERROR,
+    example="a link from pit-3 back to pit-1, or a pit entry that lands on pit-2.",
+)
+def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """The pit lane is not a one-way chain of spaces from its entry to its exit.
+
+    A car enters the pit lane by a link in /pit_lane/entry onto its first space, drives down
+    /pit_lane/spaces one space per move, and leaves by a link in /pit_lane/exit from the last
+    one. Consecutive pit spaces must be linked, and no link may go back along the chain, skip
+    spaces of it, or join it to the track except the declared entry and exit. The team boxes
+    (/pit_lane/boxes) are not part of the chain: a box may be linked off the chain and back onto
+    it further along, never behind where it was entered.
+    """
+    pit_lane = track.pit_lane
+    if pit_lane is None:
+        return
+    if not pit_lane.spaces:
+        yield Finding(
+            "the pit lane lists no spaces; list its spaces in /pit_lane/spaces, entry first",
+            pointer="/pit_lane/spaces",
+        )
+        return
+    chain = _pit_chain(track, graphs)
+    if not chain:
+        return  # every listed space is unknown: REF004 says so
+    position = {space_id: k for k, (_, space_id) in enumerate(chain)}
+    first, last = chain[0][1], chain[-1][1]
+    pointers = link_pointers(track)
+    moves = graphs.moves
+
+    if not pit_lane.entry:
+        yield _at(graphs, [first], f"the pit lane has no entry; add a link from a track space "
+                                   f"to {first} in /pit_lane/entry")
+    if not pit_lane.exit:
+        yield _at(graphs, [last], f"the pit lane has no exit; add a link from {last} to a track "
+                                  f"space in /pit_lane/exit")
+    for index, link in enumerate(pit_lane.entry):
+        if link.to in position and link.to != first:  # onto the track: PIT002's
+            yield Finding(
+                f"pit entry link {link_name(link)} lands on {link.to}; a car enters the pit lane "
+                f"on its first space, {first}",
+                elements=(link.from_, link.to),
+                pointer=f"/pit_lane/entry/{index}",
+                point=graphs.centre(link.to),
+            )
+    for index, link in enumerate(pit_lane.exit):
+        if link.from_ in position and link.from_ != last:
+            yield Finding(
+                f"pit exit link {link_name(link)} leaves from {link.from_}; a car leaves the pit "
+                f"lane from its last space, {last}",
+                elements=(link.from_, link.to),
+                pointer=f"/pit_lane/exit/{index}",
+                point=graphs.centre(link.from_),
+            )
+    for (_, a), (index, b) in pairwise(chain):
+        if not moves.has_edge(a, b):
+            yield Finding(
+                f"pit spaces {a} and {b} follow each other in the pit lane but no link leads "
+                f"from {a} to {b}; add it",
+                elements=(a, b),
+                pointer=f"/pit_lane/spaces/{index}",
+                point=graphs.centre(b),
+            )
+    boxes = {b for b in pit_lane.boxes if b in graphs.spaces}
+    for u, v, kind in moves.edges(data="kind"):
+        pair = (u, v)
+        if u in position and v in position:
+            step = position[v] - position[u]
+            if step <= 0:
+                yield Finding(
+                    f"link {link_name(pair)} goes back along the pit lane; the pit lane is "
+                    f"one-way, from {first} to {last}",
+                    elements=pair, pointer=pointers.get(pair), point=graphs.centre(u),
+                )
+            elif step > 1:
+                skipped = [chain[k][1] for k in range(position[u] + 1, position[v])]
+                yield Finding(
+                    f"link {link_name(pair)} skips {id_list(skipped)} of the pit lane; a move "
+                    f"goes to the next pit space",
+                    elements=pair, pointer=pointers.get(pair), point=graphs.centre(u),
+                )
+        elif kind == LinkKind.OTHER.value and (position.keys() | boxes) & {u, v}:
+            yield Finding(
+                f"link {link_name(pair)} joins the track and the pit lane but is not a declared "
+                f"entry or exit; a car enters by /pit_lane/entry onto {first} and leaves by "
+                f"/pit_lane/exit from {last}",
+                elements=pair, pointer=pointers.get(pair), point=graphs.centre(u),
+            )
+    for box in in_file_order(graphs, boxes):
+        came = [position[p] for p in moves.predecessors(box) if p in position]
+        goes = [position[n] for n in moves.successors(box) if n in position]
+        if came and goes and min(goes) <= max(came):
+            back_to = chain[min(goes)][1]
+            entered = chain[max(came)][1]
+            yield _at(
+                graphs,
+                [box, back_to],
+                f"box {box} leads back onto the pit lane at {back_to}, which is not past "
+                f"{entered} where the box is entered; a box returns further along the pit lane",
+            )
+
+
+@rule(
+    "REACH006",
+    "isolated-space",
+    TOPIC,
+    Severity.WARNING,
+    example="a space drawn on the board with no link in or out.",
+)
+def isolated_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A space with no link at all, in or out.
+
+    Nothing can move onto or off such a space, so it plays no part in the game. It is most
+    often a space just drawn in the editor and not linked yet; link it to its neighbours, or
+    delete it if it was drawn by mistake.
+    """
+    for space_id in in_file_order(graphs, graphs.moves.nodes):
+        if graphs.moves.degree(space_id) == 0:
+            noun = kind_noun(graphs.spaces[space_id].kind)
+            yield _at(
+                graphs,
+                [space_id],
+                f"{noun} {space_id} has no link in or out, so no car can ever use it; link it "
+                f"to its neighbours or delete it",
+            )
+

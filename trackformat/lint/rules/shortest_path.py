@@ -1,1 +1,197 @@
-"""Rules: shortest_path (being written)."""
+"""Rules: shortest paths. A lap exists, no route skips a corner, and the pit lane is no shortcut.
+
+These measure routes in moves (one link, one move) with :func:`trackformat.analysis.shortest_lap`
+so that the validator, ``info`` and the editor agree on the length of the shortest lap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import networkx as nx
+
+from trackformat.analysis import shortest_lap
+from trackformat.graph import LinkKind, TrackGraphs
+from trackformat.lint.diagnostic import Severity
+from trackformat.lint.registry import Finding, rule
+from trackformat.lint.rules.references import id_list
+from trackformat.model.track import Corner, Track
+
+TOPIC = "shortest-path"
+
+SHORT_LAP_MOVES = 60
+"""A shortest lap under this many moves is suspicious: real boards take 120 to 200."""
+
+_PIT_KINDS = {LinkKind.PIT.value, LinkKind.PIT_ENTRY.value, LinkKind.PIT_EXIT.value}
+
+
+def _corner_name(corner: Corner) -> str:
+    return f"corner {corner.name} ({corner.id})" if corner.name else f"corner {corner.id}"
+
+
+def _corner_spaces(graphs: TrackGraphs, corner: Corner) -> set[str]:
+    return {s for s in corner.spaces if s in graphs.circuit}
+
+
+@rule(
+    "PATH001",
+    "no-lap",
+    TOPIC,
+    Severity.ERROR,
+    example="the links onto the finish line are all missing, so no lap can be completed.",
+)
+def no_lap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """No lap can be completed: no route leads from the finish line round to it again.
+
+    Starting on the finish line, following the links forward, a car must be able to come back
+    and cross the line. When it cannot, no race on the track can end. The other reachability
+    and lap rules usually say where the way is broken.
+    """
+    if not graphs.finish or shortest_lap(graphs) is not None:
+        return
+    yield Finding(
+        "no lap can be completed: no route of links leads from the finish line round to it "
+        "again; see the reachability and lap diagnostics for where the way is broken",
+        elements=tuple(graphs.finish),
+        pointer="/finish_line",
+        point=graphs.centre(graphs.finish[0]),
+    )
+
+
+@rule(
+    "PATH002",
+    "corner-bypass",
+    TOPIC,
+    Severity.ERROR,
+    example="a lane-change link that jumps from before a corner's limits to after them.",
+)
+def corner_bypass(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A lap can be completed without passing through a corner.
+
+    Every corner lies on every lap: that is what makes a car stop in it. The validator takes
+    the corner's spaces out of the circuit and looks for a lap all the same; if there is one,
+    it is reported as the witness route. Usually a link leads round the corner's limits, or the
+    corner's spaces do not cover every lane.
+    """
+    if shortest_lap(graphs) is None:
+        return
+    for index, corner in enumerate(track.corners):
+        inside = _corner_spaces(graphs, corner)
+        if not inside:
+            continue
+        without = graphs.lap.copy()
+        without.remove_nodes_from(inside)
+        lap = shortest_lap(graphs, without)
+        if lap is None or inside & set(lap.route):
+            continue  # the route ends on a corner space on the line: it does pass through
+        yield Finding(
+            f"a lap of {lap.moves} moves avoids {_corner_name(corner)}: "
+            f"{id_list(lap.route, 8)}; every lap must pass through every corner, so check "
+            f"the links around it and that its spaces cover every lane",
+            elements=(corner.id, *lap.route),
+            pointer=f"/corners/{index}",
+            point=graphs.centre(sorted(inside)[0]),
+        )
+
+
+@rule(
+    "PATH003",
+    "pit-shortcut",
+    TOPIC,
+    Severity.ERROR,
+    example="a pit lane of 3 spaces whose entry and exit are 8 moves apart on the track.",
+)
+def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """The pit lane is shorter than the track it runs beside, or bypasses a corner.
+
+    Going through the pits must never gain ground: from a pit entry's track space to a pit
+    exit's track space, the route through the pit lane may take no fewer moves than the track,
+    and must not leave out a corner that every track route between them goes through.
+    """
+    pit_lane = track.pit_lane
+    if pit_lane is None:
+        return
+    pits = nx.DiGraph()
+    pits.add_edges_from(
+        (u, v) for u, v, kind in graphs.moves.edges(data="kind") if kind in _PIT_KINDS
+    )
+    circuit = graphs.circuit
+    sources = sorted({link.from_ for link in pit_lane.entry if link.from_ in circuit})
+    targets = sorted({link.to for link in pit_lane.exit if link.to in circuit})
+    corners = [(c, _corner_spaces(graphs, c)) for c in track.corners]
+    for u in sources:
+        if u not in pits:
+            continue
+        pit_routes = nx.single_source_shortest_path(pits, u)
+        track_moves = nx.single_source_shortest_path_length(circuit, u)
+        for v in targets:
+            if v == u or v not in pit_routes or v not in track_moves:
+                continue
+            route = pit_routes[v]
+            point = graphs.centre(route[1] if len(route) > 2 else u)
+            moves = len(route) - 1
+            if moves < track_moves[v]:
+                yield Finding(
+                    f"through the pit lane, {u} to {v} takes {moves} moves but {track_moves[v]} "
+                    f"on the track; the pit lane must never be a shortcut, so move its entry "
+                    f"or exit, or add pit spaces",
+                    elements=tuple(route),
+                    pointer="/pit_lane",
+                    point=point,
+                )
+            for corner, inside in corners:
+                if not inside or inside & set(route):
+                    continue
+                rest = circuit.copy()
+                rest.remove_nodes_from(inside)
+                if nx.has_path(rest, u, v):
+                    continue
+                yield Finding(
+                    f"the pit lane from {u} to {v} bypasses {_corner_name(corner)}: every track "
+                    f"route between them goes through the corner; move the pit entry or exit "
+                    f"so that the corner is driven either way",
+                    elements=(corner.id, *route),
+                    pointer="/pit_lane",
+                    point=point,
+                )
+
+
+@rule(
+    "PATH004",
+    "shortest-lap",
+    TOPIC,
+    Severity.INFO,
+    example=(
+        "a note on every track; a warning on a 40-space ring whose link from 1-20 onto the "
+        "finish line makes a lap of 21 moves."
+    ),
+)
+def shortest_lap_length(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """The length of the shortest lap, in moves, and its route.
+
+    A note, so that designers see the figure and can compare it with the printed board: real
+    boards take 120 to 200 moves. It becomes a warning when the lap is under 60 moves and shorter
+    than any single lane driven alone, which on a full-size board means a link cuts the lap short.
+    """
+    lap = shortest_lap(graphs)
+    if lap is None:
+        return
+    shortest_lane = min((len(order) for order in graphs.lanes.values() if order), default=0)
+    ends = f"from {lap.route[0]} round to {lap.route[-1]}"
+    if lap.moves < SHORT_LAP_MOVES and lap.moves < shortest_lane:
+        yield Finding(
+            f"the shortest lap takes only {lap.moves} moves ({ends}), fewer than any lane "
+            f"driven alone ({shortest_lane} spaces); real boards take 120 to 200, so look for "
+            f"a link that cuts the lap short",
+            elements=lap.route,
+            pointer="/finish_line",
+            point=graphs.centre(lap.route[0]),
+            severity=Severity.WARNING,
+        )
+        return
+    yield Finding(
+        f"the shortest lap takes {lap.moves} moves, {ends}",
+        elements=lap.route,
+        pointer="/finish_line",
+        point=graphs.centre(lap.route[0]),
+    )
