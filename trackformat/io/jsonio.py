@@ -135,19 +135,35 @@ def _describe(error: Any) -> str:
     if kind == "extra_forbidden":
         return "unknown field (not part of the track format)"
     value = error.get("input")
-    if kind not in ("missing",) and not isinstance(value, (dict, list)):
-        shown = repr(value)
+    if not isinstance(value, (dict, list)):
+        try:
+            shown = json.dumps(value, ensure_ascii=False)  # as the user wrote it: true, "600"
+        except ValueError:
+            shown = repr(value)  # NaN and infinity
         if len(shown) > 60:
             shown = shown[:57] + "..."
         message += f" (found {shown})"
     return message
 
 
+def _json_type(value: Any) -> str:
+    """The JSON name of a parsed value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
 def track_from_document(document: Any, source: str) -> Track:
     """Build a :class:`Track` from a parsed JSON document, upgrading older versions first."""
     if not isinstance(document, dict):
         raise TrackFileError(
-            source, [Problem(f"expected a JSON object, found {type(document).__name__}", "")]
+            source, [Problem(f"expected a JSON object, found {_json_type(document)}", "")]
         )
     if document.get("format", FORMAT_NAME) != FORMAT_NAME:
         raise TrackFileError(
@@ -197,6 +213,8 @@ def read_text(path: Path) -> str:
         raise TrackFileError(source, [Problem("no such file")]) from None
     except OSError as err:
         raise TrackFileError(source, [Problem(f"cannot be read: {err.strerror}")]) from None
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise TrackFileError(source, [Problem("UTF-16 text: save the file as UTF-8")])
     if b"\x00" in data[:8192]:
         raise TrackFileError(source, [Problem("binary data, not a JSON track file")])
     try:
@@ -245,7 +263,8 @@ def _compact(node: Any) -> str:
 def _pretty(node: Any, indent: int, out: list[str], prefix: str) -> None:
     pad = "  " * indent
     compact = _compact(node)
-    if not isinstance(node, (dict, list)) or len(pad) + len(prefix) + len(compact) <= LINE_WIDTH:
+    # One character is kept for the comma that may follow.
+    if not isinstance(node, (dict, list)) or len(pad) + len(prefix) + len(compact) < LINE_WIDTH:
         out.append(pad + prefix + compact)
         return
     if isinstance(node, dict):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, Strict
 
 from trackformat.model.base import Coordinate, ElementId, Point, TrackModel
 
@@ -71,7 +71,7 @@ class Space(TrackModel):
 
     id: ElementId
     """Stable identifier, referred to by links, corners, the finish line, grid and pit lane."""
-    kind: SpaceKind = SpaceKind.TRACK
+    kind: Annotated[SpaceKind, Strict(False)] = SpaceKind.TRACK
     """Whether this is a circuit, pit-lane or box space."""
     lane: ElementId | None = None
     """Lane of a track space (an id from ``lanes``); pit and box spaces have none."""

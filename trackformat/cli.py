@@ -1,0 +1,382 @@
+"""The ``trackformat`` command line: validate, describe, export the schema of and render tracks.
+
+Meant for designers checking a file by hand and for CI checking a folder of tracks, so every
+outcome is an exit code and a message that names the file and the place in it; a traceback is
+never what a user sees (set ``TRACKFORMAT_DEBUG=1`` to get one when hunting a bug).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from trackformat import __version__
+from trackformat.analysis import corners_in_lap_order, measure_corner, shortest_lap
+from trackformat.graph import TrackGraphs, build_graphs
+from trackformat.io import TrackFileError, dumps_document, load_track, write_text_atomically
+from trackformat.model.track import CURRENT_FORMAT_VERSION, FORMAT_NAME, SpaceKind, Track
+
+EXIT_OK = 0
+"""Every file read, and validation found no error (warnings and notes do not count)."""
+EXIT_INVALID = 1
+"""Every file read, and validation found at least one error."""
+EXIT_UNUSABLE = 2
+"""A file could not be read or is not a track file, or the command line itself was wrong."""
+EXIT_INTERNAL = 3
+"""A bug in trackformat; the message asks for a report."""
+
+SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
+SCHEMA_ID = f"urn:{FORMAT_NAME}:schema:{CURRENT_FORMAT_VERSION}"
+
+EXIT_CODES_HELP = """\
+exit codes:
+  0  every file was read and no validation error was found (warnings do not fail)
+  1  every file was read, and at least one has validation errors
+  2  a file could not be read or is not a track file (the message says where),
+     or the command line was wrong
+  3  internal error in trackformat (please report it with the file that caused it)
+
+Messages name the file and the place in it: a JSON pointer such as /spaces/4/polygon,
+or "line N, column M" for JSON syntax errors.
+"""
+
+
+class UsageError(Exception):
+    """A command line that asks for something impossible (unknown rule code, bad extension)."""
+
+
+# -- output -------------------------------------------------------------------------------------
+
+
+def _emit(text: str, stream: TextIO | None = None) -> None:
+    """Print ``text``, escaping what the terminal's encoding cannot show instead of crashing."""
+    out = stream if stream is not None else sys.stdout
+    try:
+        print(text, file=out)
+    except UnicodeEncodeError:
+        print(text.encode("ascii", "backslashreplace").decode("ascii"), file=out)
+
+
+def _error(text: str) -> None:
+    _emit(text, sys.stderr)
+
+
+def _json(document: Any) -> str:
+    """JSON laid out like a track file: short parts on one line, stable from run to run."""
+    return dumps_document(document).rstrip("\n")
+
+
+# -- validate -----------------------------------------------------------------------------------
+
+
+def _selected_codes(selections: list[str] | None) -> list[str] | None:
+    """Rule codes asked for with ``--select`` (codes or rule names, comma separated)."""
+    if not selections:
+        return None
+    from trackformat.lint import all_rules
+
+    rules = all_rules()
+    by_key = {r.code.upper(): r.code for r in rules} | {r.name.lower(): r.code for r in rules}
+    codes: list[str] = []
+    for item in (part.strip() for chunk in selections for part in chunk.split(",")):
+        if not item:
+            continue
+        code = by_key.get(item.upper()) or by_key.get(item.lower())
+        if code is None:
+            known = ", ".join(r.code for r in rules) or "none registered"
+            raise UsageError(f"unknown rule {item!r} in --select (known codes: {known})")
+        if code not in codes:
+            codes.append(code)
+    return codes
+
+
+def _unreadable_entry(err: TrackFileError) -> dict[str, Any]:
+    problems = [
+        {"message": p.message, "pointer": p.pointer, "line": p.line, "column": p.column}
+        for p in err.problems
+    ]
+    return {"file": err.path, "readable": False, "ok": False, "problems": problems}
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from trackformat.lint import validate
+
+    codes = _selected_codes(args.select)
+    entries: list[dict[str, Any]] = []
+    texts: list[str] = []
+    unreadable = invalid = 0
+    for name in args.paths:
+        source = str(Path(name))
+        try:
+            track = load_track(name)
+        except TrackFileError as err:
+            unreadable += 1
+            _error(err.render())
+            entries.append(_unreadable_entry(err))
+            continue
+        except OSError as err:
+            unreadable += 1
+            _error(f"{source}: cannot be read: {err.strerror or err}")
+            entries.append({"file": source, "readable": False, "ok": False,
+                            "problems": [{"message": str(err.strerror or err)}]})
+            continue
+        report = validate(track, codes=codes, source=source)
+        invalid += 0 if report.ok else 1
+        entries.append({"readable": True, **report.to_json()})
+        texts.append(report.to_text())
+
+    if args.format == "json":
+        _emit(_json({"ok": unreadable == 0 and invalid == 0, "files": entries}))
+    else:
+        for text in texts:
+            _emit(text)
+        if len(args.paths) > 1:
+            _emit(f"{len(args.paths)} files: {invalid} with errors, {unreadable} unreadable")
+    if unreadable:
+        return EXIT_UNUSABLE
+    return EXIT_INVALID if invalid else EXIT_OK
+
+
+# -- info ---------------------------------------------------------------------------------------
+
+
+def track_info(track: Track, graphs: TrackGraphs | None = None) -> dict[str, Any]:
+    """The figures ``info`` prints: counts, the shortest lap and each corner, in lap order."""
+    graphs = graphs or build_graphs(track)
+    kinds = [space.kind for space in graphs.spaces.values()]
+    lap = shortest_lap(graphs)
+    corners = []
+    for corner in corners_in_lap_order(graphs):
+        measure = measure_corner(graphs, corner)
+        corners.append(
+            {
+                "id": corner.id,
+                "name": corner.name,
+                "stops": corner.stops,
+                "printed_long": corner.printed_long,
+                "printed_short": corner.printed_short,
+                "long": measure.long,
+                "short": measure.short,
+            }
+        )
+    lane_ids = list(graphs.lane_order)
+    return {
+        "name": track.metadata.name,
+        "designer": track.metadata.designer,
+        "format_version": track.format_version,
+        "board": {"width": track.board.width, "height": track.board.height},
+        "lane_ids": lane_ids,
+        "lanes": [len(graphs.lanes.get(lane_id, [])) for lane_id in lane_ids],
+        "track_spaces": kinds.count(SpaceKind.TRACK),
+        "pit_spaces": kinds.count(SpaceKind.PIT),
+        "boxes": kinds.count(SpaceKind.BOX),
+        "links": len(track.links),
+        "grid_slots": len(track.grid),
+        "laps": track.metadata.laps,
+        "shortest_lap": lap.moves if lap is not None else None,
+        "stops_per_lap": sum(corner.stops for corner in track.corners),
+        "corners": corners,
+    }
+
+
+def _blank(value: object) -> str:
+    return "-" if value is None or value == "" else str(value)
+
+
+def info_text(info: dict[str, Any], source: str) -> str:
+    """``info`` as a short table for people."""
+    counts = zip(info["lane_ids"], info["lanes"], strict=True)
+    lanes = ", ".join(f"{lane_id}: {count}" for lane_id, count in counts)
+    lap = info["shortest_lap"]
+    rows = [
+        ("file", source),
+        ("designer", _blank(info["designer"])),
+        ("board", f"{info['board']['width']} x {info['board']['height']} px"),
+        ("lanes", f"{len(info['lanes'])} ({lanes or 'none'} spaces)"),
+        ("track spaces", str(info["track_spaces"])),
+        ("pit spaces", str(info["pit_spaces"])),
+        ("boxes", str(info["boxes"])),
+        ("grid slots", str(info["grid_slots"])),
+        ("laps", str(info["laps"])),
+        ("shortest lap", f"{lap} moves" if lap is not None else "none (no complete lap)"),
+        ("stops per lap", str(info["stops_per_lap"])),
+    ]
+    lines = [info["name"], *(f"  {key:<14}{value}" for key, value in rows)]
+    if info["corners"]:
+        header = ("corner", "name", "stops", "long", "short", "printed long/short")
+        table = [header] + [
+            (
+                c["id"], _blank(c["name"]), str(c["stops"]), _blank(c["long"]), _blank(c["short"]),
+                f"{_blank(c['printed_long'])}/{_blank(c['printed_short'])}",
+            )
+            for c in info["corners"]
+        ]
+        widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+        lines.append("")
+        for row in table:
+            cells = (cell.ljust(width) for cell, width in zip(row, widths, strict=True))
+            lines.append("  " + "  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    source = str(Path(args.path))
+    try:
+        track = load_track(args.path)
+    except TrackFileError as err:
+        _error(err.render())
+        return EXIT_UNUSABLE
+    except OSError as err:
+        _error(f"{source}: cannot be read: {err.strerror or err}")
+        return EXIT_UNUSABLE
+    info = track_info(track)
+    _emit(_json({"file": source, **info}) if args.json else info_text(info, source))
+    return EXIT_OK
+
+
+# -- schema -------------------------------------------------------------------------------------
+
+
+def track_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a track file, generated from the models."""
+    generated = Track.model_json_schema(by_alias=True)
+    head = {
+        "$schema": SCHEMA_DIALECT,
+        "$id": SCHEMA_ID,
+        "title": f"Formula D track file (format version {CURRENT_FORMAT_VERSION})",
+    }
+    schema = head | {key: value for key, value in generated.items() if key != "title"}
+    # The model defaults format_version for programs building tracks in memory, but a file must
+    # state its version (the loader refuses one that does not), so the schema requires it.
+    schema["required"] = ["format_version", *schema["required"]]
+    return schema
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    text = dumps_document(track_schema())
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        write_text_atomically(Path(args.output), text)
+    except OSError as err:
+        _error(f"{args.output}: cannot be written: {err.strerror or err}")
+        return EXIT_UNUSABLE
+    return EXIT_OK
+
+
+# -- render -------------------------------------------------------------------------------------
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    out = Path(args.output)
+    if out.suffix.lower() not in (".png", ".svg"):
+        raise UsageError(f"{out}: the picture must end in .png or .svg")
+    try:
+        # Imported here: rendering needs Pillow and the other commands must not pay for it.
+        render = importlib.import_module("trackformat.interop.render")
+        render_to_file = render.render_to_file
+    except (ImportError, AttributeError) as err:
+        _error(f"rendering is not available in this installation ({err})")
+        return EXIT_UNUSABLE
+    try:
+        track = load_track(args.track)
+    except TrackFileError as err:
+        _error(err.render())
+        return EXIT_UNUSABLE
+    options: dict[str, Any] = {"track_path": Path(args.track)}
+    if args.heatmap is not None:
+        options["heatmap"] = Path(args.heatmap)
+    try:
+        render_to_file(track, out, **options)
+    except TrackFileError as err:
+        _error(err.render())
+        return EXIT_UNUSABLE
+    except (OSError, ValueError) as err:
+        _error(f"{out}: cannot render: {err}")
+        return EXIT_UNUSABLE
+    _emit(f"wrote {out}")
+    return EXIT_OK
+
+
+# -- parser and entry point ---------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser; its ``--help`` documents the exit codes."""
+    parser = argparse.ArgumentParser(
+        prog="trackformat",
+        description="Check, describe and export Formula D track files.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, summary: str) -> argparse.ArgumentParser:
+        return commands.add_parser(
+            name, help=summary, description=summary, epilog=EXIT_CODES_HELP,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+
+    validate = command("validate", "validate track files and list every problem found")
+    validate.add_argument("paths", nargs="+", metavar="PATH", help="track files to check")
+    validate.add_argument(
+        "--format", choices=("text", "json"), default="text",
+        help='text: one line per problem; json: one document {"ok": bool, "files": [...]} '
+             "with one entry per file (a report, or the reading problems of an unreadable file)",
+    )
+    validate.add_argument(
+        "--select", action="append", metavar="CODES",
+        help="run only these rules: codes or names, comma separated (repeatable)",
+    )
+    validate.set_defaults(run=cmd_validate)
+
+    info = command("info", "print a track's counts, shortest lap and corners")
+    info.add_argument("path", metavar="PATH", help="track file")
+    info.add_argument("--json", action="store_true", help="print one JSON object")
+    info.set_defaults(run=cmd_info)
+
+    schema = command("schema", "print the JSON Schema of the track format")
+    schema.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    schema.set_defaults(run=cmd_schema)
+
+    render = command("render", "draw a track to a PNG or SVG picture")
+    render.add_argument("track", metavar="TRACK", help="track file")
+    render.add_argument("-o", "--output", required=True, metavar="OUT", help="OUT.png or OUT.svg")
+    render.add_argument("--heatmap", metavar="REPORT", help="colour spaces from a JSON report")
+    render.set_defaults(run=cmd_render)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (see ``trackformat --help``)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, --version and usage errors
+        return stop.code if isinstance(stop.code, int) else EXIT_UNUSABLE
+    try:
+        code: int = args.run(args)
+        return code
+    except UsageError as err:
+        _error(f"trackformat {args.command}: {err}")
+        return EXIT_UNUSABLE
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # output piped into `head`: nothing left to say
+        return EXIT_OK
+    except Exception as err:  # the last resort: a bug must still not greet users with a trace
+        if os.environ.get("TRACKFORMAT_DEBUG"):
+            raise
+        _error(
+            f"trackformat {args.command}: internal error: {type(err).__name__}: {err}\n"
+            "This is a bug in trackformat. Please report it with the file that caused it; "
+            "set TRACKFORMAT_DEBUG=1 to see the traceback."
+        )
+        return EXIT_INTERNAL
