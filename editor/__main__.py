@@ -1,0 +1,5 @@
+"""``python -m editor [TRACK]``."""
+
+from editor.app import main
+
+raise SystemExit(main())

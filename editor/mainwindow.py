@@ -1,0 +1,424 @@
+"""The main window: the board in the middle, panels around it, menus, tools and the file cycle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QRectF, QSettings, Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QUndoView,
+    QWidget,
+)
+
+from editor import autosave
+from editor.document import TrackDocument
+from editor.panels.inspector import Inspector
+from editor.panels.layers import LayersPanel
+from editor.panels.problems import ProblemsPanel
+from editor.scene.board_scene import BoardScene
+from editor.tools.base import Tool, ToolContext
+from editor.tools.registry import tool_classes
+from editor.validation import ValidationRunner
+from editor.view import BoardView
+from trackformat.io import TrackFileError
+from trackformat.lint import Diagnostic, Report
+from trackformat.model import Board, Metadata, Track
+
+MAX_RECENT = 8
+TRACK_FILTER = "Track files (*.json);;All files (*)"
+
+
+def empty_track(
+    name: str = "New track", width: int = 2000, height: int = 1400, image: str | None = None
+) -> Track:
+    return Track(
+        metadata=Metadata(name=name),
+        board=Board(image=image, width=width, height=height),
+        lanes=[],
+        spaces=[],
+    )
+
+
+class MainWindow(QMainWindow):
+    """One window edits one track at a time."""
+
+    def __init__(self, settings: QSettings | None = None, ask: bool = True) -> None:
+        super().__init__()
+        self.settings = settings or QSettings("formula-d-trackkit", "editor")
+        self.ask = ask
+        """Whether to ask the user (dialogs); tests turn it off and answer through attributes."""
+        self.scene = BoardScene(self)
+        self.view = BoardView(self.scene, self)
+        self.setCentralWidget(self.view)
+        self.validation = ValidationRunner(self)
+        self.validation.reportReady.connect(self._report_ready)
+        self.status_label = QLabel("")
+        self.counts_label = QLabel("")
+        self.statusBar().addWidget(self.status_label, 1)
+        self.statusBar().addPermanentWidget(self.counts_label)
+        self.scene.scanProblem.connect(self._scan_problem)
+        # A rubber band selects in the scene; the document holds the selection for everyone.
+        self.scene.selectionChanged.connect(self._scene_selection)
+        self.document: TrackDocument = TrackDocument(empty_track(), None, self)
+        self.autosaver: autosave.Autosaver | None = None
+        self.tools: dict[str, Tool] = {}
+        self._build_docks()
+        self._build_actions()
+        self.set_document(self.document)
+        self.resize(1400, 900)
+
+    # Documents -------------------------------------------------------------------------------
+
+    def set_document(self, document: TrackDocument) -> None:
+        old = self.document
+        if old is not document:
+            if self.autosaver is not None:
+                self.autosaver.close()
+            old.deleteLater()
+        self.document = document
+        document.trackChanged.connect(self._track_changed)
+        document.selectionChanged.connect(self.scene.select_ids)
+        document.fileStateChanged.connect(self._update_title)
+        document.editFailed.connect(self.show_status)
+        self.undo_view.setStack(document.undo_stack)
+        self.inspector_dock.setWidget(Inspector(document))
+        context = ToolContext(document, self.scene, self.show_status)
+        self.tools = {cls.name: cls(context) for cls in tool_classes()}
+        self.scene.clear_all()
+        self.scene.show_track(document.track)
+        self.autosaver = autosave.Autosaver(document)
+        self._bind_undo_actions()
+        self.choose_tool("Select")
+        self.scene.show_scan(document.board_image())
+        self.validation.run_now(document.track)
+        self.view.fit()
+        self._update_title()
+
+    def open_path(self, path: Path) -> bool:
+        """Open a track file; a broken file is reported and the current work kept."""
+        if not self.maybe_save():
+            return False
+        try:
+            document = TrackDocument.open(path, self)
+        except TrackFileError as err:
+            self._error("Cannot open track", err.render())
+            return False
+        recovered = autosave.recoverable(document.path)
+        if recovered is not None and self._confirm(
+            "Recover unsaved work",
+            f"{path.name} has unsaved changes from a session that did not end cleanly. "
+            "Restore them?",
+        ):
+            document.edit("Recover autosaved work", lambda _t: recovered)
+        elif recovered is not None:
+            autosave.discard(document.path)
+        self.set_document(document)
+        self._remember(path)
+        return True
+
+    def new_from_scan(self, image: Path) -> bool:
+        """Start a track over a board scan (its size comes from the picture)."""
+        from PySide6.QtGui import QImageReader
+
+        if not self.maybe_save():
+            return False
+        reader = QImageReader(str(image))
+        size = reader.size()
+        if not size.isValid():
+            self._error("Cannot use this picture", f"{image}: {reader.errorString()}")
+            return False
+        track = empty_track(image.stem, size.width(), size.height(), image.resolve().as_uri())
+        document = TrackDocument(
+            track.model_copy(
+                update={"board": track.board.model_copy(update={"image": str(image.resolve())})}
+            ),
+            None,
+            self,
+        )
+        self.set_document(document)
+        return True
+
+    def save(self) -> bool:
+        if self.document.path is None:
+            return self.save_as()
+        return self._save_to(self.document.path)
+
+    def save_as(self, path: Path | None = None) -> bool:
+        if path is None:
+            name, _ = QFileDialog.getSaveFileName(self, "Save track", "", TRACK_FILTER)
+            if not name:
+                return False
+            path = Path(name)
+        return self._save_to(path)
+
+    def _save_to(self, path: Path) -> bool:
+        track = self.document.track
+        image = self.document.board_image()
+        if image is not None:
+            # The scan is stored relative to the track file, so the pair can move together.
+            relative = _relative(image, path.resolve().parent)
+            if relative != track.board.image:
+                track = track.model_copy(
+                    update={"board": track.board.model_copy(update={"image": relative})}
+                )
+                self.document._track = track  # same picture, new spelling: not an edit to undo
+        try:
+            self.document.save(path)
+        except OSError as err:
+            self._error("Cannot save", f"{path}: {err.strerror or err}. Your work is still open.")
+            return False
+        self._remember(path)
+        self.show_status(f"Saved {path.name}")
+        return True
+
+    def maybe_save(self) -> bool:
+        """Ask about unsaved work; False means the user cancelled."""
+        if not self.document.modified:
+            return True
+        if not self.ask:
+            return self.unsaved_answer != "cancel" and (
+                self.unsaved_answer != "save" or self.save()
+            )
+        answer = QMessageBox.question(
+            self,
+            "Unsaved changes",
+            f"Save the changes to {self.document.title().lstrip('*')}?",
+            QMessageBox.StandardButton.Save
+            | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    unsaved_answer = "cancel"
+    """What ``maybe_save`` answers when ``ask`` is off: "save", "discard" or "cancel"."""
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self.maybe_save():
+            if self.autosaver is not None:
+                self.autosaver.close()
+            self.validation.wait(5000)
+            event.accept()
+        else:
+            event.ignore()
+
+    # Reactions -------------------------------------------------------------------------------
+
+    def _track_changed(self, _old: Track, new: Track) -> None:
+        self.scene.show_track(new)
+        self.validation.schedule(new)
+        self._update_title()
+
+    def _scene_selection(self) -> None:
+        self.document.set_selection(self.scene.selected_ids())
+
+    def _report_ready(self, report: Report) -> None:
+        self.problems.show_report(report)
+        self.scene.show_problems(report)
+        self.counts_label.setText(
+            f"{report.errors} errors  {report.warnings} warnings  "
+            f"(checked in {self.validation.last_duration * 1000:.0f} ms)"
+        )
+
+    def go_to(self, diagnostic: Diagnostic) -> None:
+        """Select the diagnostic's culprits and centre the board on them."""
+        ids = [i for i in diagnostic.location.elements if i in self.document.element_ids()]
+        self.document.set_selection(ids)
+        rect = QRectF()
+        for element in ids:
+            item = self.scene.space_items.get(element)
+            if item is not None:
+                rect = rect.united(item.sceneBoundingRect())
+        if rect.isEmpty() and diagnostic.location.point is not None:
+            x, y = diagnostic.location.point
+            rect = QRectF(x - 50, y - 50, 100, 100)
+        if not rect.isEmpty():
+            self.view.centre_on_rect(rect)
+        self.show_status(f"{diagnostic.code}: {diagnostic.message}")
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.document.title()} - Formula D track editor")
+
+    def show_status(self, text: str) -> None:
+        self.status_label.setText(text)
+
+    def _scan_problem(self, message: str) -> None:
+        self.show_status(message + " (File > Relink board picture)")
+
+    # Building the window ---------------------------------------------------------------------
+
+    def _build_docks(self) -> None:
+        self.problems = ProblemsPanel(self)
+        self.problems.activated.connect(self.go_to)
+        self.undo_view = QUndoView(self)
+        self.undo_view.setEmptyLabel("Opened")
+        self.layers = LayersPanel(self.scene, self)
+        self.problems_dock = self._dock(
+            "Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.inspector_dock = self._dock(
+            "Inspector", QWidget(), Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self.history_dock = self._dock(
+            "History", self.undo_view, Qt.DockWidgetArea.RightDockWidgetArea
+        )
+        self.layers_dock = self._dock("Layers", self.layers, Qt.DockWidgetArea.RightDockWidgetArea)
+
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(title)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_actions(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu("&File")
+        self._action(
+            file, "New from board picture...", self._new_dialog, QKeySequence.StandardKey.New
+        )
+        self._action(file, "Open...", self._open_dialog, QKeySequence.StandardKey.Open)
+        self.recent_menu = file.addMenu("Open recent")
+        self._refresh_recent()
+        self._action(file, "Save", self.save, QKeySequence.StandardKey.Save)
+        self._action(file, "Save as...", self.save_as, QKeySequence.StandardKey.SaveAs)
+        self._action(file, "Relink board picture...", self._relink_dialog)
+        file.addSeparator()
+        self._action(file, "Quit", self.close, QKeySequence.StandardKey.Quit)
+        edit = bar.addMenu("&Edit")
+        self.undo_action = self._action(
+            edit, "Undo", lambda: self.document.undo_stack.undo(), QKeySequence.StandardKey.Undo
+        )
+        self.redo_action = self._action(
+            edit, "Redo", lambda: self.document.undo_stack.redo(), QKeySequence.StandardKey.Redo
+        )
+        edit.addSeparator()
+        self._action(
+            edit,
+            "Select all spaces",
+            lambda: self.document.set_selection(s.id for s in self.document.track.spaces),
+            QKeySequence.StandardKey.SelectAll,
+        )
+        view = bar.addMenu("&View")
+        self._action(view, "Zoom in", lambda: self.view.zoom(1), QKeySequence.StandardKey.ZoomIn)
+        self._action(view, "Zoom out", lambda: self.view.zoom(-1), QKeySequence.StandardKey.ZoomOut)
+        self._action(view, "Fit board", lambda: self.view.fit(), "Ctrl+0")
+        view.addSeparator()
+        for dock in (self.problems_dock, self.inspector_dock, self.history_dock, self.layers_dock):
+            view.addAction(dock.toggleViewAction())
+        tools_menu = bar.addMenu("&Tools")
+        self.tool_actions = QActionGroup(self)
+        toolbar = self.addToolBar("Tools")
+        toolbar.setObjectName("Tools")
+        for cls in tool_classes():
+            action = QAction(cls.name, self, checkable=True)
+            action.setShortcut(cls.shortcut)
+            action.setStatusTip(cls.hint)
+            action.triggered.connect(lambda _on, name=cls.name: self.choose_tool(name))
+            self.tool_actions.addAction(action)
+            tools_menu.addAction(action)
+            toolbar.addAction(action)
+        track = bar.addMenu("T&rack")
+        self._action(track, "Check now", lambda: self.validation.run_now(self.document.track), "F5")
+
+    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:  # type: ignore[no-untyped-def]
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(lambda _checked=False: slot())
+        menu.addAction(action)
+        return action
+
+    def _bind_undo_actions(self) -> None:
+        stack = self.document.undo_stack
+        self.undo_action.setEnabled(stack.canUndo())
+        self.redo_action.setEnabled(stack.canRedo())
+        stack.canUndoChanged.connect(self.undo_action.setEnabled)
+        stack.canRedoChanged.connect(self.redo_action.setEnabled)
+
+    def choose_tool(self, name: str) -> None:
+        tool = self.tools[name]
+        self.view.set_tool(tool)
+        for action in self.tool_actions.actions():
+            action.setChecked(action.text() == name)
+
+    # Dialogs ---------------------------------------------------------------------------------
+
+    def _open_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(self, "Open track", "", TRACK_FILTER)
+        if name:
+            self.open_path(Path(name))
+
+    def _new_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(
+            self, "Board picture", "", "Pictures (*.png *.jpg *.jpeg)"
+        )
+        if name:
+            self.new_from_scan(Path(name))
+
+    def _relink_dialog(self) -> None:
+        name, _ = QFileDialog.getOpenFileName(
+            self, "Board picture", "", "Pictures (*.png *.jpg *.jpeg)"
+        )
+        if name:
+            self.relink_scan(Path(name))
+
+    def relink_scan(self, image: Path) -> None:
+        """Point the track at another board picture (a moved or renamed scan)."""
+        image = image.resolve()
+        base = self.document.path.parent if self.document.path else None
+        spelled = _relative(image, base) if base else str(image)
+        self.document.edit(
+            "Relink board picture",
+            lambda t: t.model_copy(update={"board": t.board.model_copy(update={"image": spelled})}),
+        )
+        self.scene.show_scan(self.document.board_image())
+
+    def _confirm(self, title: str, text: str) -> bool:
+        if not self.ask:
+            return self.confirm_answer
+        return QMessageBox.question(self, title, text) == QMessageBox.StandardButton.Yes
+
+    confirm_answer = True
+
+    def _error(self, title: str, text: str) -> None:
+        self.show_status(text.splitlines()[0] if text else title)
+        self.last_error = text
+        if self.ask:
+            QMessageBox.warning(self, title, text)
+
+    last_error = ""
+
+    # Recent files ----------------------------------------------------------------------------
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        return [str(v) for v in (value if isinstance(value, list) else [value] if value else [])]
+
+    def _remember(self, path: Path) -> None:
+        text = str(path.resolve())
+        recent = [text] + [r for r in self.recent_files() if r != text]
+        self.settings.setValue("recent", recent[:MAX_RECENT])
+        self._refresh_recent()
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        for entry in self.recent_files():
+            action = self.recent_menu.addAction(entry)
+            action.triggered.connect(lambda _c=False, e=entry: self.open_path(Path(e)))
+
+
+def _relative(image: Path, folder: Path) -> str:
+    import os
+
+    try:
+        return Path(os.path.relpath(image, folder)).as_posix()
+    except ValueError:  # another drive on Windows
+        return image.as_posix()

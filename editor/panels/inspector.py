@@ -1,0 +1,248 @@
+"""The inspector: the fields of the selection, editable; with several selected, one edit sets all.
+
+With nothing selected it shows the track's own fields (name, designer, laps, notes). A field whose
+value differs across the selection shows as "mixed" until the user sets it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
+)
+
+from editor import edits
+from editor.document import TrackDocument
+from trackformat.analysis import measure_corner
+from trackformat.graph import build_graphs
+from trackformat.model import Corner, SpaceKind, Track
+
+MIXED = "mixed"
+
+
+def common(values: Sequence[Any]) -> Any:
+    """The value all items share, or :data:`MIXED`."""
+    first = values[0]
+    return first if all(v == first for v in values[1:]) else MIXED
+
+
+class Inspector(QWidget):
+    def __init__(self, document: TrackDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.form = QFormLayout(self)
+        self.fields: dict[str, QWidget] = {}
+        self._loading = False
+        self._applying = False
+        document.selectionChanged.connect(lambda _ids: self.refresh())
+        document.trackChanged.connect(lambda _old, _new: self._applying or self.refresh())
+        self.refresh()
+
+    def _edit(
+        self,
+        text: str,
+        change: Callable[[Track], Track],
+        fields: Sequence[str],
+        ids: Sequence[str] = (),
+    ) -> None:
+        """One edit from a field; repeated changes of one field merge into one undo step, and
+        the form is not rebuilt under the user's cursor."""
+        self._applying = True
+        try:
+            self.document.edit(
+                text, change, merge_key=f"inspect:{','.join(fields)}:{','.join(ids)}"
+            )
+        finally:
+            self._applying = False
+
+    def refresh(self) -> None:
+        self._loading = True
+        try:
+            while self.form.rowCount():
+                self.form.removeRow(0)
+            self.fields = {}
+            track = self.document.track
+            selection = self.document.selection
+            spaces = [s for s in track.spaces if s.id in selection]
+            corners = [c for c in track.corners if c.id in selection]
+            if corners and not spaces:
+                self._corner_fields(track, corners)
+            elif spaces:
+                self._space_fields(track, [s.id for s in spaces])
+            else:
+                self._track_fields(track)
+        finally:
+            self._loading = False
+
+    # Rows ------------------------------------------------------------------------------------
+
+    def _title(self, text: str) -> None:
+        self.form.addRow(QLabel(f"<b>{text}</b>"))
+
+    def _text(self, key: str, label: str, value: Any, apply: Callable[[str], None]) -> None:
+        editor = QLineEdit(self)
+        if value == MIXED:
+            editor.setPlaceholderText(MIXED)
+        else:
+            editor.setText(str(value))
+        editor.editingFinished.connect(lambda: self._loading or apply(editor.text()))
+        self.form.addRow(label, editor)
+        self.fields[key] = editor
+
+    def _int(
+        self,
+        key: str,
+        label: str,
+        value: Any,
+        low: int,
+        high: int,
+        apply: Callable[[int | None], None],
+        none_text: str | None = None,
+    ) -> None:
+        """A number field; below ``low`` it reads ``none_text`` (no value) or "mixed"."""
+        editor = QSpinBox(self)
+        floor = low - 1 if (none_text is not None or value == MIXED) else low
+        editor.setRange(floor, high)
+        if floor < low:
+            editor.setSpecialValueText(MIXED if value == MIXED else str(none_text))
+        editor.setValue(floor if value in (MIXED, None) else int(value))
+
+        def changed(number: int) -> None:
+            if self._loading:
+                return
+            if number >= low:
+                apply(number)
+            elif none_text is not None:
+                apply(None)
+
+        editor.valueChanged.connect(changed)
+        self.form.addRow(label, editor)
+        self.fields[key] = editor
+
+    def _choice(
+        self, key: str, label: str, value: Any, options: Sequence[str], apply: Callable[[str], None]
+    ) -> None:
+        editor = QComboBox(self)
+        if value == MIXED:
+            editor.addItem(MIXED)
+        editor.addItems(list(options))
+        editor.setCurrentText(str(value))
+        editor.currentTextChanged.connect(lambda t: self._loading or t == MIXED or apply(t))
+        self.form.addRow(label, editor)
+        self.fields[key] = editor
+
+    # Kinds of selection ----------------------------------------------------------------------
+
+    def _track_fields(self, track: Track) -> None:
+        self._title("Track")
+        meta = track.metadata
+
+        def set_meta(**fields: Any) -> None:
+            self._edit(
+                "Edit track details",
+                lambda t: t.model_copy(
+                    update={
+                        "metadata": t.metadata.model_validate({**t.metadata.model_dump(), **fields})
+                    }
+                ),
+                sorted(fields),
+            )
+
+        self._text("name", "Name", meta.name, lambda v: set_meta(name=v))
+        self._text("designer", "Designer", meta.designer, lambda v: set_meta(designer=v))
+        self._int("laps", "Laps", meta.laps, 1, 20, lambda v: set_meta(laps=v))
+        self._text("notes", "Notes", meta.notes, lambda v: set_meta(notes=v))
+        self.form.addRow("Spaces", QLabel(str(len(track.spaces))))
+
+    def _space_fields(self, track: Track, ids: list[str]) -> None:
+        chosen = [s for s in track.spaces if s.id in set(ids)]
+        self._title(f"{len(chosen)} space{'s' if len(chosen) > 1 else ''}")
+        if len(chosen) == 1:
+            self.form.addRow("Id", QLabel(chosen[0].id))
+
+        def update(**fields: Any) -> None:
+            self._edit(
+                f"Edit {len(ids)} space(s)",
+                lambda t: edits.update_spaces(t, ids, **fields),
+                sorted(fields),
+                ids,
+            )
+
+        self._choice(
+            "kind",
+            "Kind",
+            common([s.kind.value for s in chosen]),
+            [k.value for k in SpaceKind],
+            lambda v: update(kind=v),
+        )
+        lanes = ["(none)"] + [lane.id for lane in track.lanes]
+        self._choice(
+            "lane",
+            "Lane",
+            common([s.lane or "(none)" for s in chosen]),
+            lanes,
+            lambda v: update(lane=None if v == "(none)" else v),
+        )
+        heading = common([round(s.heading, 1) for s in chosen])
+        editor = QDoubleSpinBox(self)
+        editor.setRange(-361.0, 360.0)
+        editor.setDecimals(1)
+        if heading == MIXED:
+            editor.setSpecialValueText(MIXED)
+            editor.setValue(editor.minimum())
+        else:
+            editor.setValue(float(heading))
+        editor.editingFinished.connect(
+            lambda: self._loading or editor.value() < -360 or update(heading=editor.value())
+        )
+        self.form.addRow("Heading", editor)
+        self.fields["heading"] = editor
+
+    def _corner_fields(self, track: Track, corners: list[Corner]) -> None:
+        ids = [c.id for c in corners]
+        self._title(f"{len(corners)} corner{'s' if len(corners) > 1 else ''}")
+
+        def update(**fields: Any) -> None:
+            self._edit(
+                f"Edit {len(ids)} corner(s)",
+                lambda t: edits.update_corners(t, ids, **fields),
+                sorted(fields),
+                ids,
+            )
+
+        if len(corners) == 1:
+            self._text("name", "Name", corners[0].name, lambda v: update(name=v))
+        self._int(
+            "stops", "Stops", common([c.stops for c in corners]), 1, 3, lambda v: update(stops=v)
+        )
+        self._int(
+            "printed_long",
+            "Printed long",
+            common([c.printed_long for c in corners]),
+            0,
+            999,
+            lambda v: update(printed_long=v),
+            none_text="not printed",
+        )
+        self._int(
+            "printed_short",
+            "Printed short",
+            common([c.printed_short for c in corners]),
+            0,
+            999,
+            lambda v: update(printed_short=v),
+            none_text="not printed",
+        )
+        if len(corners) == 1:
+            measure = measure_corner(build_graphs(track), corners[0])
+            computed = QLabel(f"long {measure.long or '-'}, short {measure.short or '-'}")
+            self.form.addRow("Computed", computed)
+            self.fields["computed"] = computed

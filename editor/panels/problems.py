@@ -1,0 +1,121 @@
+"""The problems panel: the newest report's diagnostics, filterable; a row finds its culprit."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from trackformat.lint import Diagnostic, Report, Severity
+
+COLUMNS = ("Severity", "Code", "Message", "Where")
+DIAGNOSTIC = Qt.ItemDataRole.UserRole + 1
+
+
+class ProblemsPanel(QWidget):
+    """Lists the problems; activating a row emits :attr:`activated` with its diagnostic."""
+
+    activated = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = QStandardItemModel(0, len(COLUMNS), self)
+        self.model.setHorizontalHeaderLabels(COLUMNS)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setFilterKeyColumn(-1)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.view = QTreeView(self)
+        self.view.setModel(self.proxy)
+        self.view.setRootIsDecorated(False)
+        self.view.setAlternatingRowColors(True)
+        self.view.setSortingEnabled(True)
+        self.view.setUniformRowHeights(True)
+        header = self.view.header()
+        header.setStretchLastSection(False)
+        header.resizeSection(0, 70)
+        header.resizeSection(1, 80)
+        header.resizeSection(3, 220)
+        header.setSectionResizeMode(2, header.ResizeMode.Stretch)
+        self.view.activated.connect(self._activated)
+        self.view.clicked.connect(self._activated)
+        self.severity = QComboBox(self)
+        self.severity.addItems(["all", "errors", "warnings", "notes"])
+        self.severity.currentIndexChanged.connect(self._refilter)
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText("Filter by code, message or element")
+        self.search.textChanged.connect(self._refilter)
+        self.summary = QLabel("not checked yet", self)
+        top = QHBoxLayout()
+        top.addWidget(self.severity)
+        top.addWidget(self.search, 1)
+        top.addWidget(self.summary)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(top)
+        layout.addWidget(self.view)
+        self.report: Report | None = None
+
+    def show_report(self, report: Report) -> None:
+        self.report = report
+        self.model.removeRows(0, self.model.rowCount())
+        for diagnostic in report.diagnostics:
+            where = ", ".join(diagnostic.location.elements[:4]) or (
+                diagnostic.location.pointer or ""
+            )
+            row = [
+                QStandardItem(diagnostic.severity.value),
+                QStandardItem(diagnostic.code),
+                QStandardItem(diagnostic.message),
+                QStandardItem(where),
+            ]
+            for item in row:
+                item.setEditable(False)
+                item.setData(diagnostic, DIAGNOSTIC)
+                item.setToolTip(diagnostic.message)
+            self.model.appendRow(row)
+        self.summary.setText(report.summary())
+        self._refilter()
+
+    def rows(self) -> int:
+        return self.proxy.rowCount()
+
+    def diagnostic_at(self, row: int) -> Diagnostic:
+        return self.proxy.index(row, 0).data(DIAGNOSTIC)  # type: ignore[no-any-return]
+
+    def _refilter(self) -> None:
+        wanted = {1: Severity.ERROR, 2: Severity.WARNING, 3: Severity.INFO}.get(
+            self.severity.currentIndex()
+        )
+        text = self.search.text().lower()
+        for row in range(self.model.rowCount()):
+            diagnostic: Diagnostic = self.model.item(row, 0).data(DIAGNOSTIC)
+            haystack = " ".join(
+                [
+                    diagnostic.code,
+                    diagnostic.rule,
+                    diagnostic.message,
+                    *diagnostic.location.elements,
+                ]
+            ).lower()
+            hide = (wanted is not None and diagnostic.severity != wanted) or (
+                text and text not in haystack
+            )
+            self.view.setRowHidden(
+                self.proxy.mapFromSource(self.model.index(row, 0)).row(),
+                self.view.rootIndex(),
+                bool(hide),
+            )
+
+    def _activated(self, index) -> None:  # type: ignore[no-untyped-def]
+        diagnostic = index.data(DIAGNOSTIC)
+        if diagnostic is not None:
+            self.activated.emit(diagnostic)

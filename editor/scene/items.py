@@ -1,0 +1,169 @@
+"""Graphics items of the board: spaces, the link arrows, corners, grid numbers, problem markers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsPolygonItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from editor.scene import style
+from trackformat.model import Space
+
+ELEMENT_ID = 0
+"""``QGraphicsItem.data`` key holding the id of the track element an item shows."""
+
+
+def polygon_of(points: Iterable[tuple[float, float]]) -> QPolygonF:
+    return QPolygonF([QPointF(x, y) for x, y in points])
+
+
+class SpaceItem(QGraphicsPolygonItem):
+    """One space. Selection is shown by its fill, not Qt's dashed box, to keep the board legible."""
+
+    def __init__(self, space: Space) -> None:
+        super().__init__()
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        self.setPen(style.SPACE_PEN)
+        self.finish = False
+        self.heat: QColor | None = None
+        self.show_space(space)
+
+    def show_space(self, space: Space) -> None:
+        self.space = space
+        self.setData(ELEMENT_ID, space.id)
+        self.setPolygon(polygon_of(space.polygon))
+        self.setToolTip(
+            f"{space.id}  ({space.kind.value}{', lane ' + space.lane if space.lane else ''})"
+        )
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        if self.isSelected():
+            fill = style.SELECTED_FILL
+        elif self.heat is not None:
+            fill = self.heat
+        elif self.finish:
+            fill = style.FINISH_FILL
+        else:
+            fill = style.SPACE_FILL.get(self.space.kind.value, style.SPACE_FILL["track"])
+        painter.setPen(self.pen())
+        painter.setBrush(QBrush(fill))
+        painter.drawPolygon(self.polygon())
+
+
+def arrow_path(links: Iterable[tuple[QPointF, QPointF]], head: float) -> QPainterPath:
+    """One path holding an arrow per link: a line from near the source to near the target, with
+    a head. One path item for all links draws far faster than an item per link."""
+    path = QPainterPath()
+    for start, end in links:
+        dx, dy = end.x() - start.x(), end.y() - start.y()
+        length = math.hypot(dx, dy)
+        if length < 1e-6:
+            continue
+        ux, uy = dx / length, dy / length
+        a = QPointF(start.x() + ux * length * 0.25, start.y() + uy * length * 0.25)
+        b = QPointF(end.x() - ux * length * 0.25, end.y() - uy * length * 0.25)
+        path.moveTo(a)
+        path.lineTo(b)
+        size = min(head, length * 0.3)
+        left = QPointF(b.x() - ux * size - uy * size * 0.5, b.y() - uy * size + ux * size * 0.5)
+        right = QPointF(b.x() - ux * size + uy * size * 0.5, b.y() - uy * size - ux * size * 0.5)
+        path.moveTo(left)
+        path.lineTo(b)
+        path.lineTo(right)
+    return path
+
+
+class CornerItem(QGraphicsPathItem):
+    """A corner's limits, drawn red and white, selectable as the corner."""
+
+    def __init__(self, corner_id: str, outline: QPainterPath) -> None:
+        super().__init__(outline)
+        self.setData(ELEMENT_ID, corner_id)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        self.setBrush(Qt.BrushStyle.NoBrush)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        width = 4.0 if self.isSelected() else 2.5
+        red = style.cosmetic_pen(style.CORNER_RED, width)
+        white = style.cosmetic_pen(style.CORNER_WHITE, width, Qt.PenStyle.DashLine)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        for pen in (red, white):
+            painter.setPen(pen)
+            painter.drawPath(self.path())
+
+    def shape(self) -> QPainterPath:
+        # Clicks select the corner near its limits only, so spaces inside stay clickable.
+        stroker_pen = QPen()
+        stroker_pen.setWidthF(6.0)
+        from PySide6.QtGui import QPainterPathStroker
+
+        stroker = QPainterPathStroker(stroker_pen)
+        return stroker.createStroke(self.path())
+
+
+class LabelItem(QGraphicsItem):
+    """A small text on a coloured box (stop counts, grid numbers), kept the same size on screen."""
+
+    def __init__(self, text: str, back: QColor, fore: QColor, size: float = 9.0) -> None:
+        super().__init__()
+        self.text, self.back, self.fore = text, back, fore
+        self.font = QFont()
+        self.font.setPointSizeF(size)
+        self.font.setBold(True)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+        lines = text.split("\n")
+        self._rect = QRectF(0, 0, 10 + 8 * max(len(line) for line in lines), 6 + 16 * len(lines))
+        self._rect.moveCenter(QPointF(0, 0))
+
+    def boundingRect(self) -> QRectF:
+        return self._rect
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        painter.setPen(QPen(QColor(0, 0, 0), 1))
+        painter.setBrush(QBrush(self.back))
+        painter.drawRect(self._rect)
+        painter.setPen(self.fore)
+        painter.setFont(self.font)
+        painter.drawText(self._rect, Qt.AlignmentFlag.AlignCenter, self.text)
+
+
+class ProblemMarker(QGraphicsItem):
+    """A ring around the board point of a diagnostic; its tooltip is the message."""
+
+    RADIUS = 9.0
+
+    def __init__(self, colour: QColor, tooltip: str, elements: tuple[str, ...]) -> None:
+        super().__init__()
+        self.colour = colour
+        self.elements = elements
+        self.setToolTip(tooltip)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+
+    def boundingRect(self) -> QRectF:
+        r = self.RADIUS + 2
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(self.colour, 2.5))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawEllipse(QPointF(0, 0), self.RADIUS, self.RADIUS)
+        painter.drawLine(QPointF(0, -4), QPointF(0, 2))
+        painter.drawPoint(QPointF(0, 5))

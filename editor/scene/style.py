@@ -1,0 +1,61 @@
+"""Colours, pens and stacking order of what the board shows, in one place."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QPen
+
+
+class Layer(StrEnum):
+    """The board's layers, each shown, hidden or locked as a whole."""
+
+    SCAN = "scan"
+    SPACES = "spaces"
+    LINKS = "links"
+    CORNERS = "corners"
+    GRID_PIT = "grid and pit"
+    PROBLEMS = "problems"
+    HEATMAP = "heatmap"
+
+
+Z_ORDER = {
+    Layer.SCAN: -100.0,
+    Layer.SPACES: 0.0,
+    Layer.HEATMAP: 5.0,
+    Layer.CORNERS: 10.0,
+    Layer.LINKS: 20.0,
+    Layer.GRID_PIT: 30.0,
+    Layer.PROBLEMS: 40.0,
+}
+
+SPACE_FILL = {
+    "track": QColor(235, 235, 235, 110),
+    "pit": QColor(120, 170, 230, 120),
+    "box": QColor(90, 120, 220, 150),
+}
+FINISH_FILL = QColor(40, 40, 40, 150)
+SELECTED_FILL = QColor(255, 200, 40, 170)
+SPACE_PEN = QPen(QColor(30, 30, 30, 200), 0)  # cosmetic: one pixel whatever the zoom
+LINK_COLOUR = QColor(20, 90, 200, 200)
+CORNER_LINK_COLOUR = QColor(210, 30, 30, 230)
+CORNER_RED = QColor(215, 25, 30)
+CORNER_WHITE = QColor(250, 250, 250)
+STOPS_BOX = QColor(250, 215, 0)
+PROBLEM_ERROR = QColor(230, 20, 20, 220)
+PROBLEM_WARNING = QColor(240, 150, 0, 220)
+GRID_TEXT = QColor(255, 255, 255)
+GRID_BACK = QColor(20, 20, 20, 200)
+
+
+def cosmetic_pen(
+    colour: QColor, width: float = 1.5, style: Qt.PenStyle = Qt.PenStyle.SolidLine
+) -> QPen:
+    pen = QPen(colour, width, style)
+    pen.setCosmetic(True)
+    return pen
+
+
+def brush(colour: QColor) -> QBrush:
+    return QBrush(colour)

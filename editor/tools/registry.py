@@ -1,0 +1,11 @@
+"""The tools, in toolbar order."""
+
+from __future__ import annotations
+
+from editor.tools.arrow_tool import ArrowTool
+from editor.tools.base import Tool
+from editor.tools.select_tool import SelectTool
+
+
+def tool_classes() -> list[type[Tool]]:
+    return [SelectTool, ArrowTool]
