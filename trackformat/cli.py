@@ -351,6 +351,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("-o", "--output", required=True, metavar="OUT", help="OUT.png or OUT.svg")
     render.add_argument("--heatmap", metavar="REPORT", help="colour spaces from a JSON report")
     render.set_defaults(run=cmd_render)
+
+    from trackformat import cli_interop
+
+    cli_interop.register(command)
     return parser
 
 
