@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from editor.tools.arrow_tool import ArrowTool
 from editor.tools.base import Tool
+from editor.tools.layout_tools import CornerTool, FinishTool, GridTool, PitTool
 from editor.tools.select_tool import SelectTool
 
 
 def tool_classes() -> list[type[Tool]]:
-    return [SelectTool, ArrowTool]
+    return [SelectTool, ArrowTool, CornerTool, FinishTool, GridTool, PitTool]

@@ -261,3 +261,45 @@ def test_inspector_edits_every_selected_space(window, ring_file: Path) -> None: 
 def test_hand_edited_space_document_helper() -> None:
     doc = {"spaces": [{"id": "a"}]}
     assert space(doc, "a") == {"id": "a"}
+
+
+def test_corner_tool_makes_a_corner_from_clicks(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    window.view.fit()
+    window.document.edit(
+        "drop north",
+        lambda t: t.model_copy(update={"corners": [c for c in t.corners if c.id != "north"]}),
+    )
+    window.choose_tool("Corner")
+    viewport = window.view.viewport()
+    for lane in "123":
+        qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=_space_point(window, f"{lane}-8"))
+        qtbot.mouseClick(
+            viewport,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.ShiftModifier,
+            _space_point(window, f"{lane}-11"),
+        )
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    made = [c for c in window.document.track.corners if c.id != "south"]
+    assert len(made) == 1 and sorted(made[0].spaces) == sorted(
+        f"{lane}-{k}" for lane in "123" for k in range(8, 12)
+    )
+    assert window.document.selection == {made[0].id}
+    inspector = window.inspector_dock.widget()
+    assert "long 4, short 4" in inspector.fields["computed"].text()
+
+
+def test_grid_and_finish_tools(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    window.view.fit()
+    viewport = window.view.viewport()
+    window.choose_tool("Finish line")
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=_space_point(window, "2-1"))
+    assert window.document.track.finish_line.spaces == ["1-1", "2-1", "3-1"]
+    window.choose_tool("Grid")
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=_space_point(window, "1-39"))
+    assert "1-39" not in window.document.track.grid, "clicking a slot takes it out"
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=_space_point(window, "1-39"))
+    assert window.document.track.grid[-1] == "1-39"
