@@ -6,7 +6,8 @@ from editor.tools.arrow_tool import ArrowTool
 from editor.tools.base import Tool
 from editor.tools.layout_tools import CornerTool, FinishTool, GridTool, PitTool
 from editor.tools.select_tool import SelectTool
+from editor.tools.space_tool import SpaceTool
 
 
 def tool_classes() -> list[type[Tool]]:
-    return [SelectTool, ArrowTool, CornerTool, FinishTool, GridTool, PitTool]
+    return [SelectTool, SpaceTool, ArrowTool, CornerTool, FinishTool, GridTool, PitTool]

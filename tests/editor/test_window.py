@@ -303,3 +303,34 @@ def test_grid_and_finish_tools(window, ring_file: Path, qtbot) -> None:  # type:
     assert "1-39" not in window.document.track.grid, "clicking a slot takes it out"
     qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=_space_point(window, "1-39"))
     assert window.document.track.grid[-1] == "1-39"
+
+
+def test_space_tool_draws_reshapes_inserts_and_removes(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    window.view.fit()
+    window.choose_tool("Space")
+    viewport = window.view.viewport()
+    corners = [QPoint(200, 200), QPoint(240, 200), QPoint(240, 230), QPoint(200, 230)]
+    for corner in corners:
+        qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=corner)
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    (drawn,) = window.document.selection
+    space = next(s for s in window.document.track.spaces if s.id == drawn)
+    assert len(space.polygon) == 4 and space.lane is not None
+    # Drag the first corner of the drawn space.
+    grab = window.view.mapFromScene(*space.polygon[0])
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=grab)
+    qtbot.mouseMove(viewport, grab + QPoint(-10, -10))
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=grab + QPoint(-10, -10))
+    reshaped = next(s for s in window.document.track.spaces if s.id == drawn)
+    assert reshaped.polygon[0][0] < space.polygon[0][0]
+    # Insert a space after 2-20 in its lane, then remove it again.
+    window.document.set_selection({"2-20"})
+    qtbot.keyClick(window.view, Qt.Key.Key_Insert)
+    (inserted,) = window.document.selection
+    from trackformat.graph import build_graphs
+
+    assert build_graphs(window.document.track).lanes["2"][21] == inserted
+    qtbot.keyClick(window.view, Qt.Key.Key_Delete, Qt.KeyboardModifier.ShiftModifier)
+    assert inserted not in window.scene.space_items
