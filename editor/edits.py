@@ -237,7 +237,7 @@ def split_space(track: Track, space_id: str) -> tuple[Track, str]:
         raise EditError(f"space {space_id} cannot be cut in two across its heading")
 
     def ahead(p: Polygon) -> float:
-        return (p.centroid.x - cx) * ax + (p.centroid.y - cy) * ay
+        return float((p.centroid.x - cx) * ax + (p.centroid.y - cy) * ay)
 
     back, front = sorted(parts, key=ahead)
     new_id = fresh_id({s.id for s in track.spaces}, space_id)

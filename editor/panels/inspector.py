@@ -43,8 +43,17 @@ class Inspector(QWidget):
         self._loading = False
         self._applying = False
         document.selectionChanged.connect(lambda _ids: self.refresh())
-        document.trackChanged.connect(lambda _old, _new: self._applying or self.refresh())
+        document.trackChanged.connect(self._track_changed)
         self.refresh()
+
+    def _track_changed(self, _old: Track, _new: Track) -> None:
+        if not self._applying:
+            self.refresh()
+
+    def _when_loaded(self, action: Callable[[], None]) -> None:
+        """Run a field's edit unless the form itself is filling the field in."""
+        if not self._loading:
+            action()
 
     def _edit(
         self,
@@ -93,7 +102,7 @@ class Inspector(QWidget):
             editor.setPlaceholderText(MIXED)
         else:
             editor.setText(str(value))
-        editor.editingFinished.connect(lambda: self._loading or apply(editor.text()))
+        editor.editingFinished.connect(lambda: self._when_loaded(lambda: apply(editor.text())))
         self.form.addRow(label, editor)
         self.fields[key] = editor
 
@@ -135,7 +144,12 @@ class Inspector(QWidget):
             editor.addItem(MIXED)
         editor.addItems(list(options))
         editor.setCurrentText(str(value))
-        editor.currentTextChanged.connect(lambda t: self._loading or t == MIXED or apply(t))
+
+        def chosen(text: str) -> None:
+            if text != MIXED:
+                self._when_loaded(lambda: apply(text))
+
+        editor.currentTextChanged.connect(chosen)
         self.form.addRow(label, editor)
         self.fields[key] = editor
 
@@ -200,9 +214,12 @@ class Inspector(QWidget):
             editor.setValue(editor.minimum())
         else:
             editor.setValue(float(heading))
-        editor.editingFinished.connect(
-            lambda: self._loading or editor.value() < -360 or update(heading=editor.value())
-        )
+
+        def heading_set() -> None:
+            if editor.value() >= -360:  # below is the "mixed" placeholder
+                self._when_loaded(lambda: update(heading=editor.value()))
+
+        editor.editingFinished.connect(heading_set)
         self.form.addRow("Heading", editor)
         self.fields["heading"] = editor
 

@@ -130,7 +130,8 @@ class BoardScene(QGraphicsScene):
         links = list(track.links)
         if track.pit_lane:
             links += list(track.pit_lane.entry) + list(track.pit_lane.exit)
-        plain, corner = [], []
+        plain: list[tuple[QPointF, QPointF]] = []
+        corner: list[tuple[QPointF, QPointF]] = []
         for link in links:
             if link.from_ in centres and link.to in centres:
                 pair = (centres[link.from_], centres[link.to])

@@ -118,12 +118,14 @@ class SpaceTool(Tool):
             return True
         if key == Qt.Key.Key_Delete and event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             for space_id in selected:
-                self.document.edit(
-                    f"Remove {space_id} from its lane",
-                    lambda t, s=space_id: edits.remove_from_lane(t, s),
-                )
+                self._remove_from_lane(space_id)
             return True
         return False
+
+    def _remove_from_lane(self, space_id: str) -> None:
+        self.document.edit(
+            f"Remove {space_id} from its lane", lambda t: edits.remove_from_lane(t, space_id)
+        )
 
     def finish(self) -> None:
         outline = [(p.x(), p.y()) for p in self.points]
