@@ -11,7 +11,7 @@ from trackformat.graph import LinkKind, build_graphs
 def test_circuit_holds_every_track_space_and_only_track_links() -> None:
     graphs = build_graphs(ring(lanes=3, per_lane=40))
     assert graphs.circuit.number_of_nodes() == 120
-    assert all(d["kind"] == LinkKind.TRACK for _, _, d in graphs.circuit.edges(data=True))
+    assert all(graphs.moves.edges[u, v]["kind"] == LinkKind.TRACK for u, v in graphs.circuit.edges)
     # 3 lanes x 40 forward links, plus diagonals (2 per lane change pair) except single arrows.
     assert graphs.circuit.has_edge("1-5", "2-6")
     assert not graphs.circuit.has_edge("1-7", "2-8"), "single-arrow space before a corner"
@@ -45,7 +45,7 @@ def test_progress_grows_along_every_link_of_the_lap() -> None:
     graphs = build_graphs(ring())
     assert graphs.progress["1-0"] == 0
     assert all(graphs.progress[v] > graphs.progress[u] for u, v in graphs.lap.edges)
-    assert graphs.circuit.nodes["2-10"]["progress"] == graphs.progress["2-10"]
+    assert graphs.moves.nodes["2-10"]["progress"] == graphs.progress["2-10"]
 
 
 def test_progress_survives_a_backward_link() -> None:

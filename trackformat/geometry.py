@@ -43,6 +43,9 @@ class SpaceShapes:
     """Typical size of a space in pixels (median square root of the areas); tolerances follow it."""
     valid: np.ndarray = field(repr=False, default_factory=lambda: np.array([], dtype=bool))
     """Whether each outline is a valid polygon (invalid ones are repaired in ``polygons``)."""
+    _side_cache: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = field(
+        default=None, repr=False
+    )
 
     @classmethod
     def of(cls, spaces: Sequence[Space]) -> SpaceShapes:
@@ -89,29 +92,62 @@ class SpaceShapes:
                         tolerance: float) -> np.ndarray:
         """Length of boundary the two spaces of each pair share, within ``tolerance`` pixels.
 
-        Outlines that share their sides exactly (as the builder makes them) are measured by
-        intersecting the boundaries, which is cheap; only pairs that come near without sharing
-        exactly (drawn by hand) pay for widening one outline by the tolerance.
+        Measured side against side with numpy rather than by polygon overlay: for every side of
+        one space and every side of the other that run along each other (both ends of one
+        within ``tolerance`` of the other's line), the length over which they overlap. Sides
+        that touch at a corner only share nothing; a small gap or overlap drawn by hand still
+        counts.
         """
         if len(pairs) == 0:
             return np.array([])
         index = np.asarray(pairs)
-        a, b = self.polygons[index[:, 0]], self.polygons[index[:, 1]]
-        near = shapely.distance(a, b) <= tolerance
-        lengths = np.zeros(len(index))
-        if not near.any():
-            return lengths
-        exact = shapely.length(shapely.intersection(shapely.boundary(a[near]),
-                                                    shapely.boundary(b[near])))
-        lengths[near] = exact
-        # Near pairs that share no side: a gap or an overlap (drawn by hand) is measured again
-        # with a widened outline; outlines that merely touch at a corner share nothing.
-        loose = near.copy()
-        loose[near] = (exact <= tolerance) & ~shapely.touches(a[near], b[near])
-        if loose.any():
-            grown = shapely.buffer(a[loose], tolerance, quad_segs=1, join_style="mitre")
-            lengths[loose] = shapely.length(shapely.intersection(grown, shapely.boundary(b[loose])))
-        return lengths
+        starts, ends, first, count = self._sides()
+        left, right = index[:, 0], index[:, 1]
+        combos = count[left] * count[right]
+        total = int(combos.sum())
+        pair_of = np.repeat(np.arange(len(index)), combos)
+        offset = np.arange(total) - np.repeat(np.cumsum(combos) - combos, combos)
+        side_a = first[left][pair_of] + offset // count[right][pair_of]
+        side_b = first[right][pair_of] + offset % count[right][pair_of]
+        a0, a1 = starts[side_a], ends[side_a]
+        b0, b1 = starts[side_b], ends[side_b]
+        along = a1 - a0
+        length = np.hypot(along[:, 0], along[:, 1])
+        usable = length > 1e-9
+        unit = np.zeros_like(along)
+        unit[usable] = along[usable] / length[usable, None]
+
+        def across(point: np.ndarray) -> np.ndarray:
+            rel = point - a0
+            return np.abs(unit[:, 0] * rel[:, 1] - unit[:, 1] * rel[:, 0])
+
+        def position(point: np.ndarray) -> np.ndarray:
+            rel = point - a0
+            return unit[:, 0] * rel[:, 0] + unit[:, 1] * rel[:, 1]
+
+        parallel = usable & (across(b0) <= tolerance) & (across(b1) <= tolerance)
+        t0, t1 = position(b0), position(b1)
+        low = np.maximum(np.minimum(t0, t1), 0.0)
+        high = np.minimum(np.maximum(t0, t1), length)
+        overlap = np.where(parallel, np.clip(high - low, 0.0, None), 0.0)
+        return np.bincount(pair_of, weights=overlap, minlength=len(index))
+
+    def _sides(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every side of every outline: start and end points, and where each outline's begin."""
+        if self._side_cache is None:
+            coords, owner = shapely.get_coordinates(
+                shapely.get_exterior_ring(self.polygons), return_index=True
+            )
+            # Rings repeat their first point at the end: side k joins point k to point k + 1.
+            last = np.r_[owner[1:] != owner[:-1], True]
+            keep = ~last
+            starts = coords[:-1][keep[:-1]]
+            ends = coords[1:][keep[:-1]]
+            side_owner = owner[:-1][keep[:-1]]
+            count = np.bincount(side_owner, minlength=len(self.polygons))
+            first = np.cumsum(count) - count
+            self._side_cache = (starts, ends, first, count)
+        return self._side_cache
 
     def overlap_area(self, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
         """Area of the overlap of the two spaces of each pair."""

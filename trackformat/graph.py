@@ -15,15 +15,18 @@ validator, so a half-made track in the editor still gets every other check.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, TypeVar
 
 import networkx as nx
 import numpy as np
 
 from trackformat.geometry import SpaceShapes
 from trackformat.model.track import Link, Space, SpaceKind, Track
+
+T = TypeVar("T")
 
 
 class LinkKind(StrEnum):
@@ -71,6 +74,16 @@ class TrackGraphs:
     """Index of each space id in ``track.spaces`` (the first one), for JSON pointers."""
     corner_position: dict[str, int] = field(default_factory=dict)
     """Index of each corner id in ``track.corners``, for JSON pointers."""
+
+    _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
+
+    def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()`` once per graphs: analyses several rules need (the shortest lap, a
+        corner's paths) are worked out once per validation, not once per rule. The graphs must
+        not be changed after building, which every user of them already respects."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]  # type: ignore[no-any-return]
 
     def space_pointer(self, space_id: str) -> str | None:
         """JSON pointer of a space in the track file, or None for an unknown id."""
@@ -125,24 +138,25 @@ def build_graphs(track: Track) -> TrackGraphs:
     entry = _pairs(track.pit_lane.entry) if track.pit_lane else set()
     exit_ = _pairs(track.pit_lane.exit) if track.pit_lane else set()
 
-    moves = nx.DiGraph()
-    for space in spaces.values():
-        moves.add_node(space.id, kind=space.kind.value, lane=space.lane)
     all_links = list(track.links)
     if track.pit_lane:
         all_links += list(track.pit_lane.entry) + list(track.pit_lane.exit)
+    kinds: dict[tuple[str, str], str] = {}
     for link in all_links:
         source, target = spaces.get(link.from_), spaces.get(link.to)
         if source is None or target is None or source.id == target.id:
             continue
-        moves.add_edge(source.id, target.id, kind=_edge_kind(source, target, entry, exit_).value)
+        kinds.setdefault((source.id, target.id), _edge_kind(source, target, entry, exit_).value)
 
+    # Each graph is built from lists once (copying a networkx graph costs more than this).
+    moves = nx.DiGraph()
+    moves.add_nodes_from((s.id, {"kind": s.kind.value, "lane": s.lane}) for s in spaces.values())
+    moves.add_edges_from((u, v, {"kind": kind}) for (u, v), kind in kinds.items())
     track_ids = [s.id for s in spaces.values() if s.kind == SpaceKind.TRACK]
+    track_links = [pair for pair, kind in kinds.items() if kind == LinkKind.TRACK.value]
     circuit = nx.DiGraph()
-    circuit.add_nodes_from((i, moves.nodes[i]) for i in track_ids)
-    circuit.add_edges_from(
-        (u, v, d) for u, v, d in moves.edges(data=True) if d["kind"] == LinkKind.TRACK.value
-    )
+    circuit.add_nodes_from(track_ids)
+    circuit.add_edges_from(track_links)
 
     lane_order = [lane.id for lane in track.lanes]
     finish = [
@@ -150,17 +164,16 @@ def build_graphs(track: Track) -> TrackGraphs:
         if i in spaces and spaces[i].kind == SpaceKind.TRACK
     ]
     finish_set = set(finish)
-    crossing = [(u, v) for u, v in circuit.edges if v in finish_set and u not in finish_set]
-    lap = circuit.copy()
-    lap.remove_edges_from(crossing)
-    # Links between two finish-line spaces run along the line, not round the lap.
-    lap.remove_edges_from([(u, v) for u, v in circuit.edges if u in finish_set and v in finish_set])
+    crossing = [(u, v) for u, v in track_links if v in finish_set and u not in finish_set]
+    lap = nx.DiGraph()
+    lap.add_nodes_from(track_ids)
+    # Cut where laps end: links onto the line, and links along it between two of its spaces.
+    lap.add_edges_from((u, v) for u, v in track_links if v not in finish_set)
 
     lanes, lane_index = _lane_orders(track, spaces, circuit, finish)
     progress, acyclic = _progress(lap)
-    for graph in (moves, circuit, lap):
-        nx.set_node_attributes(graph, progress, "progress")
-        nx.set_node_attributes(graph, lane_index, "lane_index")
+    nx.set_node_attributes(moves, progress, "progress")
+    nx.set_node_attributes(moves, lane_index, "lane_index")
     shapes = SpaceShapes.of([spaces[i] for i in track_ids])
     neighbours = _neighbours(circuit, spaces, shapes, lane_order)
 
@@ -249,11 +262,23 @@ def _progress(lap: nx.DiGraph) -> tuple[dict[str, int], bool]:
     On a cyclic graph (a broken track) the strongly connected parts are collapsed first, so every
     space still gets a rank and the validator can go on.
     """
-    acyclic = nx.is_directed_acyclic_graph(lap)
-    if acyclic:
-        rank: dict[str, int] = {}
-        for node in nx.topological_sort(lap):
-            rank[node] = max((rank[p] + 1 for p in lap.predecessors(node)), default=0)
+    # Kahn's algorithm on the adjacency dicts, ranking as it goes: one pass on a sound track.
+    succ = lap.succ
+    waiting = {node: len(before) for node, before in lap.pred.items()}
+    ready = [node for node, count in waiting.items() if count == 0]
+    rank: dict[str, int] = dict.fromkeys(ready, 0)
+    done = 0
+    while ready:
+        node = ready.pop()
+        done += 1
+        following = rank[node] + 1
+        for ahead in succ[node]:
+            if rank.get(ahead, -1) < following:
+                rank[ahead] = following
+            waiting[ahead] -= 1
+            if waiting[ahead] == 0:
+                ready.append(ahead)
+    if done == len(waiting):
         return rank, True
     condensed = nx.condensation(lap)
     block_rank: dict[int, int] = {}

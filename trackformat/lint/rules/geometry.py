@@ -53,6 +53,11 @@ class _AllShapes:
 
     @classmethod
     def of(cls, graphs: TrackGraphs) -> _AllShapes:
+        """Built once per validation, shared by the geometry rules."""
+        return graphs.remember("all_shapes", lambda: cls._build(graphs))
+
+    @classmethod
+    def _build(cls, graphs: TrackGraphs) -> _AllShapes:
         others = SpaceShapes.of([s for s in graphs.spaces.values() if s.kind != SpaceKind.TRACK])
         ids = graphs.shapes.ids + others.ids
         polygons = np.concatenate([graphs.shapes.polygons, others.polygons])

@@ -60,8 +60,17 @@ def _lane_steps(graphs: TrackGraphs) -> dict[str, int]:
         start = next((s for s in graphs.finish if graphs.lane_of(s) == lane_id), None)
         if start is None:
             continue
-        lane = graphs.circuit.subgraph(order)
-        steps.update(nx.single_source_shortest_path_length(lane, start))
+        in_lane = set(order)
+        steps[start] = 0
+        frontier = [start]
+        while frontier:  # breadth first, on plain adjacency: subgraph views are slow
+            following = []
+            for space in frontier:
+                for ahead in graphs.circuit.successors(space):
+                    if ahead in in_lane and ahead not in steps:
+                        steps[ahead] = steps[space] + 1
+                        following.append(ahead)
+            frontier = following
     return steps
 
 
@@ -76,6 +85,12 @@ def _short_loop(graph: nx.DiGraph, nodes: set[str], through: str) -> list[str]:
 
 
 def lap_faults(graphs: TrackGraphs) -> LapFaults:
+    """Find the links that go backwards and the loops that miss the finish line (once per
+    validation: LAP001 and LAP003 share the answer)."""
+    return graphs.remember("lap_faults", lambda: _lap_faults(graphs))
+
+
+def _lap_faults(graphs: TrackGraphs) -> LapFaults:
     """Find the links that go backwards and the loops that miss the finish line.
 
     A link is backward when it goes back along its lane (counted from the finish line) or points
@@ -103,7 +118,8 @@ def lap_faults(graphs: TrackGraphs) -> LapFaults:
             )
         if reasons:
             backward[(u, v)] = " and ".join(reasons)
-    if not finish:
+    if not finish or graphs.lap_acyclic:
+        # Without cycles in the lap graph there is no loop to blame on anything more.
         return LapFaults(backward, [])
 
     lap = graphs.lap.copy()

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import networkx as nx
 
-from trackformat.analysis import shortest_lap
+from trackformat.analysis import route_avoiding, shortest_lap
 from trackformat.graph import LinkKind, TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
@@ -79,16 +79,17 @@ def corner_bypass(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         inside = _corner_spaces(graphs, corner)
         if not inside:
             continue
-        without = graphs.lap.copy()
-        without.remove_nodes_from(inside)
-        lap = shortest_lap(graphs, without)
-        if lap is None or inside & set(lap.route):
-            continue  # the route ends on a corner space on the line: it does pass through
+        # A lap that ends on a corner space on the line does pass through the corner.
+        ends = {u: v for u, v in graphs.crossing_links if v not in inside}
+        route = route_avoiding(graphs.lap, graphs.finish, ends, inside)
+        if route is None:
+            continue
+        route.append(ends[route[-1]])
         yield Finding(
-            f"a lap of {lap.moves} moves avoids {_corner_name(corner)}: "
-            f"{id_list(lap.route, 8)}; every lap must pass through every corner, so check "
+            f"a lap of {len(route) - 1} moves avoids {_corner_name(corner)}: "
+            f"{id_list(route, 8)}; every lap must pass through every corner, so check "
             f"the links around it and that its spaces cover every lane",
-            elements=(corner.id, *lap.route),
+            elements=(corner.id, *route),
             pointer=f"/corners/{index}",
             point=graphs.centre(sorted(inside)[0]),
         )
@@ -142,9 +143,7 @@ def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             for corner, inside in corners:
                 if not inside or inside & set(route):
                     continue
-                rest = circuit.copy()
-                rest.remove_nodes_from(inside)
-                if nx.has_path(rest, u, v):
+                if route_avoiding(circuit, [u], {v}, inside) is not None:
                     continue
                 yield Finding(
                     f"the pit lane from {u} to {v} bypasses {_corner_name(corner)}: every track "
