@@ -119,11 +119,11 @@ class SpaceShapes:
 
         def across(point: np.ndarray) -> np.ndarray:
             rel = point - a0
-            return np.abs(unit[:, 0] * rel[:, 1] - unit[:, 1] * rel[:, 0])
+            return np.asarray(np.abs(unit[:, 0] * rel[:, 1] - unit[:, 1] * rel[:, 0]))
 
         def position(point: np.ndarray) -> np.ndarray:
             rel = point - a0
-            return unit[:, 0] * rel[:, 0] + unit[:, 1] * rel[:, 1]
+            return np.asarray(unit[:, 0] * rel[:, 0] + unit[:, 1] * rel[:, 1])
 
         parallel = usable & (across(b0) <= tolerance) & (across(b1) <= tolerance)
         t0, t1 = position(b0), position(b1)
