@@ -1,0 +1,216 @@
+"""The track as the race engine reads it: plain lookups built once from the track graphs.
+
+The engine asks the same questions millions of times in a batch of test drives (which spaces
+follow this one? which corner is it in? which lane?), so they are answered from dicts and tuples
+built here once, instead of from networkx on every step.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from trackformat.graph import LinkKind, TrackGraphs, build_graphs
+from trackformat.model.track import SpaceKind, Track
+
+
+@dataclass(frozen=True)
+class Board:
+    """Lookups of one track for the engine; build with :meth:`of`."""
+
+    graphs: TrackGraphs
+    track_next: dict[str, tuple[str, ...]]
+    """Circuit successors of each track space: the same lane first, then by lane from the
+    left. This order is the order moves are generated in, so it makes them deterministic."""
+    pit_next: dict[str, tuple[str, ...]]
+    """Successors of pit-lane and box spaces (pit links and pit exits)."""
+    pit_entry: dict[str, tuple[str, ...]]
+    """Pit-lane spaces entered from each track space that has a pit entry."""
+    lane: dict[str, int]
+    """Lane number (0 = the driver's left) of each track space."""
+    lane_index: dict[str, int]
+    """Position of each track space in its lane, from the finish line."""
+    lane_length: dict[int, int]
+    """Number of spaces in each lane."""
+    ahead: dict[str, str]
+    """The next space in the same lane, for each track space that has one."""
+    corner_of: dict[str, str]
+    """Corner of each space inside a corner."""
+    corner_stops: dict[str, int]
+    """Stops demanded by each corner."""
+    crossing: frozenset[tuple[str, str]]
+    """Links that cross the finish line."""
+    pit_exit_crosses: bool
+    """Whether leaving the pit lane puts a car past the finish line (the pit lane bypasses it),
+    so that the exit counts as the crossing."""
+    progress: dict[str, int]
+    """Rank of each track space along the lap."""
+    lap_length: int
+    """One more than the highest progress rank."""
+    neighbours: dict[str, tuple[str, ...]]
+    """Collision neighbours of each track space."""
+    kind: dict[str, SpaceKind]
+    """Kind of every space."""
+    pit_lane: tuple[str, ...]
+    """The pit lane in driving order."""
+    pit_exit_target: str | None
+    """The track space a car reaches on leaving the pit lane."""
+    pit_entry_rank: int
+    """Progress rank of the track space a car turns into the pit lane from: cars in the pit lane
+    play as if there, after the track cars between the pit entry and exit."""
+    pit_position: dict[str, float]
+    """Position of each pit-lane space and box along the pit lane (a box sits between the
+    pit-lane spaces around it), for the order of play inside the pit lane."""
+    inside: dict[str, int]
+    """How far each track space is from the inside line of its corner, or of the next corner
+    (0 on the inside lane): the tie-break of the turn order."""
+
+    @classmethod
+    def of(cls, track: Track, graphs: TrackGraphs | None = None) -> Board:
+        """Build the lookups of ``track`` (reusing ``graphs`` if already built)."""
+        graphs = graphs if graphs is not None else build_graphs(track)
+        lane_number = {lane_id: n for n, lane_id in enumerate(graphs.lane_order)}
+        lane: dict[str, int] = {}
+        for space_id in graphs.circuit.nodes:
+            number = lane_number.get(graphs.spaces[space_id].lane or "")
+            if number is not None:
+                lane[space_id] = number
+
+        def track_order(space_id: str, nexts: Iterable[str]) -> tuple[str, ...]:
+            own = lane.get(space_id)
+            return tuple(sorted(nexts, key=lambda n: (lane.get(n) != own, lane.get(n, -1), n)))
+
+        track_next = {
+            s: track_order(s, graphs.circuit.successors(s)) for s in graphs.circuit.nodes
+        }
+        ahead = {
+            s: n for s, nexts in track_next.items() for n in nexts[:1]
+            if s in lane and lane.get(n) == lane[s]
+        }
+        kind = {s: space.kind for s, space in graphs.spaces.items()}
+        pit_next: dict[str, tuple[str, ...]] = {}
+        pit_entry: dict[str, list[str]] = {}
+        exit_target: str | None = None
+        for u, v, data in sorted(graphs.moves.edges(data=True)):
+            link = data["kind"]
+            if link == LinkKind.PIT_ENTRY and kind[u] == SpaceKind.TRACK:
+                pit_entry.setdefault(u, []).append(v)
+            elif link in (LinkKind.PIT, LinkKind.PIT_EXIT) and kind[u] != SpaceKind.TRACK:
+                pit_next[u] = (*pit_next.get(u, ()), v)
+                if link == LinkKind.PIT_EXIT:
+                    exit_target = v
+        pit_lane = tuple(graphs.track.pit_lane.spaces) if graphs.track.pit_lane else ()
+        progress = dict(graphs.progress)
+        entry_rank = max((progress.get(u, 0) for u in pit_entry), default=0)
+        crosses = exit_target is not None and progress.get(exit_target, 0) < entry_rank
+        corner_stops = {c.id: c.stops for c in graphs.track.corners}
+        lane_length: dict[int, int] = {}
+        for lane_id, spaces in graphs.lanes.items():
+            if lane_id in lane_number:
+                lane_length[lane_number[lane_id]] = len(spaces)
+        return cls(
+            graphs=graphs,
+            track_next=track_next,
+            pit_next=pit_next,
+            pit_entry={u: tuple(vs) for u, vs in pit_entry.items()},
+            lane=lane,
+            lane_index=dict(graphs.lane_index),
+            lane_length=lane_length,
+            ahead=ahead,
+            corner_of={s: c for s, c in graphs.corner_of.items() if c in corner_stops},
+            corner_stops=corner_stops,
+            crossing=frozenset(graphs.crossing_links),
+            pit_exit_crosses=crosses,
+            progress=progress,
+            lap_length=max(progress.values(), default=0) + 1,
+            neighbours={s: tuple(sorted(graphs.neighbours.neighbors(s)))
+                        for s in graphs.neighbours.nodes},
+            kind=kind,
+            pit_lane=pit_lane,
+            pit_exit_target=exit_target,
+            pit_entry_rank=entry_rank,
+            pit_position=_pit_positions(pit_lane, pit_next),
+            inside=_inside_distances(graphs, lane, progress),
+        )
+
+    pit_spaces: frozenset[str] = field(init=False, repr=False)
+    """Pit-lane spaces and boxes (derived from :attr:`kind`)."""
+
+    def __post_init__(self) -> None:
+        pits = frozenset(s for s, k in self.kind.items() if k != SpaceKind.TRACK)
+        object.__setattr__(self, "pit_spaces", pits)
+
+    def in_pit(self, space_id: str) -> bool:
+        """Whether a space belongs to the pit lane or is a box."""
+        return space_id in self.pit_spaces
+
+    def between_in_lane(self, lane: int, after: int, before: int, space_index: int) -> bool:
+        """Whether lane position ``space_index`` lies strictly between two positions of the same
+        lane, going forward from ``after`` to ``before`` (across the finish line if need be)."""
+        length = self.lane_length.get(lane, 0) or 1
+        span = (before - after) % length
+        offset = (space_index - after) % length
+        return 0 < offset < span
+
+
+def _pit_positions(
+    pit_lane: tuple[str, ...], pit_next: dict[str, tuple[str, ...]]
+) -> dict[str, float]:
+    position = {space_id: float(n) for n, space_id in enumerate(pit_lane)}
+    for space_id, nexts in pit_next.items():
+        if space_id in position:
+            for box in nexts:
+                position.setdefault(box, position[space_id] + 0.5)
+    return position
+
+
+def _turning(graphs: TrackGraphs, spaces: list[str]) -> float:
+    """Signed heading change along a run of spaces, in degrees (positive: turning right)."""
+    total = 0.0
+    for a, b in itertools.pairwise(spaces):
+        delta = (graphs.spaces[b].heading - graphs.spaces[a].heading + 180.0) % 360.0 - 180.0
+        total += delta
+    return total
+
+
+def _inside_distances(
+    graphs: TrackGraphs, lane: dict[str, int], progress: dict[str, int]
+) -> dict[str, int]:
+    """For each track space, its lane's distance from the inside lane of the relevant corner.
+
+    The inside of a corner is the side it turns to: headings grow clockwise on the board (y
+    down), so a growing heading is a right-hand turn and the inside is the rightmost lane. A
+    corner that does not turn on the board falls back to its lane with the fewest spaces.
+    """
+    lanes_count = len(graphs.lane_order)
+    inside_lane: dict[str, int] = {}
+    starts: list[tuple[int, str]] = []
+    for corner in graphs.track.corners:
+        members = [s for s in corner.spaces if s in lane]
+        if not members:
+            continue
+        starts.append((min(progress.get(s, 0) for s in members), corner.id))
+        by_lane: dict[int, list[str]] = {}
+        for s in members:
+            by_lane.setdefault(lane[s], []).append(s)
+        turn = sum(
+            _turning(graphs, sorted(run, key=lambda s: graphs.lane_index.get(s, 0)))
+            for run in by_lane.values()
+        )
+        if turn > 1.0:
+            inside_lane[corner.id] = lanes_count - 1
+        elif turn < -1.0:
+            inside_lane[corner.id] = 0
+        else:
+            inside_lane[corner.id] = min(by_lane, key=lambda n: (len(by_lane[n]), n))
+    starts.sort()
+    result: dict[str, int] = {}
+    for space_id, number in lane.items():
+        corner_id = graphs.corner_of.get(space_id)
+        if corner_id is None or corner_id not in inside_lane:
+            rank = progress.get(space_id, 0)
+            upcoming = [c for p, c in starts if p > rank]
+            corner_id = upcoming[0] if upcoming else (starts[0][1] if starts else None)
+        result[space_id] = abs(number - inside_lane[corner_id]) if corner_id else number
+    return result
