@@ -63,8 +63,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_label, 1)
         self.statusBar().addPermanentWidget(self.counts_label)
         self.scene.scanProblem.connect(self._scan_problem)
-        # A rubber band selects in the scene; the document holds the selection for everyone.
-        self.scene.selectionChanged.connect(self._scene_selection)
+        # A rubber band picks on the board; the document holds the selection for everyone.
+        self.view.rubberBandPicked.connect(self._rubber_band)
         self.document: TrackDocument = TrackDocument(empty_track(), None, self)
         self.autosaver: autosave.Autosaver | None = None
         self.tools: dict[str, Tool] = {}
@@ -216,12 +216,13 @@ class MainWindow(QMainWindow):
         self.validation.schedule(new)
         self._update_title()
 
-    def _scene_selection(self) -> None:
-        self.document.set_selection(self.scene.selected_ids())
+    def _rubber_band(self, ids: set[str], add: bool) -> None:
+        self.document.set_selection(ids | self.document.selection if add else ids)
 
     def _report_ready(self, report: Report) -> None:
         self.problems.show_report(report)
         self.scene.show_problems(report)
+        self.scene.show_corner_paths(report.corner_paths)
         self.counts_label.setText(
             f"{report.errors} errors  {report.warnings} warnings  "
             f"(checked in {self.validation.last_duration * 1000:.0f} ms)"

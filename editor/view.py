@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPoint, QRectF, Qt
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtCore import QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QMouseEvent, QPainter, QPolygonF, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from editor.scene.board_scene import BoardScene
@@ -15,6 +15,9 @@ MIN_SCALE, MAX_SCALE = 0.02, 40.0
 
 class BoardView(QGraphicsView):
     """Shows the board scene; the active tool sees the mouse first, then Qt's defaults apply."""
+
+    rubberBandPicked = Signal(object, bool)
+    """The elements a finished rubber band touched, and whether to add them (Shift or Ctrl)."""
 
     def __init__(self, scene: BoardScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -30,6 +33,8 @@ class BoardView(QGraphicsView):
         self._pan_from: QPoint | None = None
         self._space_held = False
         self._fit_pending = False
+        self._band: QPolygonF | None = None
+        self.rubberBandChanged.connect(self._band_changed)
 
     def showEvent(self, event) -> None:  # type: ignore[no-untyped-def]
         super().showEvent(event)
@@ -77,6 +82,20 @@ class BoardView(QGraphicsView):
         if not 0.5 < wanted / self.scale_factor() < 1.25:
             self.fitInView(around, Qt.AspectRatioMode.KeepAspectRatio)
         self.centerOn(rect.center())
+
+    def _band_changed(self, rect: QRect, _from: QPointF, _to: QPointF) -> None:
+        # Qt reports the band while it is dragged and an empty one when it is let go.
+        if not rect.isNull():
+            self._band = self.mapToScene(rect)
+            return
+        if self._band is not None:
+            band, self._band = self._band, None
+            modifiers = QGuiApplication.keyboardModifiers()
+            add = bool(
+                modifiers
+                & (Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.ControlModifier)
+            )
+            self.rubberBandPicked.emit(self.board.elements_in(band), add)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0

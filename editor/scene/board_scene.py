@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImageReader, QPainterPath, QPixmap
+from PySide6.QtGui import QColor, QImageReader, QPainterPath, QPixmap, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsPixmapItem, QGraphicsScene
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
@@ -26,10 +26,11 @@ from editor.scene.items import (
     arrow_path,
 )
 from editor.scene.style import Layer
-from trackformat.analysis import measure_corner
-from trackformat.graph import build_graphs
 from trackformat.lint import Report, Severity
 from trackformat.model import Track
+
+TILE_SPACES = 12
+"""Arrows are grouped in square tiles this many spaces wide."""
 
 QImageReader.setAllocationLimit(1024)  # MB: boards up to about 12,000 px a side
 
@@ -52,26 +53,16 @@ class BoardScene(QGraphicsScene):
         self.scan_opacity = 0.85
         self._link_paths: list[QGraphicsPathItem] = []
         self.heat: dict[str, float] = {}
+        self.corner_paths: dict[str, tuple[int | None, int | None]] = {}
+        self._corner_labels: dict[str, tuple[float, float]] = {}
         self.selection: set[str] = set()
         """Ids the document has selected; rebuilt items are selected from it."""
 
     # Track -----------------------------------------------------------------------------------
 
     def show_track(self, track: Track) -> None:
-        """Bring the scene up to ``track``, touching only what changed.
-
-        Items rebuilt here are new objects: they take the selection back from
-        :attr:`selection`, and the scene stays silent meanwhile, so a redraw never looks like
-        the user changing the selection.
-        """
-        blocked = self.blockSignals(True)
-        try:
-            self._show_track(track)
-        finally:
-            self.blockSignals(blocked)
-        self.select_ids(self.selection)
-
-    def _show_track(self, track: Track) -> None:
+        """Bring the scene up to ``track``, touching only what changed (items made anew take
+        their selected state from :attr:`selection`)."""
         old = self.track
         self.track = track
         spaces_changed = old is None or old.spaces is not track.spaces
@@ -113,11 +104,16 @@ class BoardScene(QGraphicsScene):
             item = self.space_items.get(space.id)
             if item is None:
                 item = SpaceItem(space)
+                if space.id in self.selection:
+                    item.selected = True
+                    item.restyle()
                 self._add(item, Layer.SPACES)
                 self.space_items[space.id] = item
             elif item.space is not space:
                 item.show_space(space)
-            item.finish = space.id in finish
+            if item.finish != (space.id in finish):
+                item.finish = space.id in finish
+                item.restyle()
         for space_id in [i for i in self.space_items if i not in seen]:
             self._remove(self.space_items.pop(space_id), Layer.SPACES)
 
@@ -130,18 +126,23 @@ class BoardScene(QGraphicsScene):
         links = list(track.links)
         if track.pit_lane:
             links += list(track.pit_lane.entry) + list(track.pit_lane.exit)
-        plain: list[tuple[QPointF, QPointF]] = []
-        corner: list[tuple[QPointF, QPointF]] = []
+        size = _typical_size(track)
+        # Arrows are grouped by board tile, one path item per tile and kind: the view then
+        # skips the tiles off screen instead of clipping one huge path on every frame.
+        tiles: dict[tuple[bool, int, int], list[tuple[QPointF, QPointF]]] = {}
+        tile = size * TILE_SPACES
         for link in links:
             if link.from_ in centres and link.to in centres:
-                pair = (centres[link.from_], centres[link.to])
-                (corner if link.from_ in in_corner or link.to in in_corner else plain).append(pair)
-        head = _typical_size(track) * 0.25
-        for pairs, colour, width in (
-            (plain, style.LINK_COLOUR, 1.0),
-            (corner, style.CORNER_LINK_COLOUR, 1.6),
-        ):
-            item = QGraphicsPathItem(arrow_path(pairs, head))
+                start, end = centres[link.from_], centres[link.to]
+                key = (
+                    link.from_ in in_corner or link.to in in_corner,
+                    int(start.x() // tile),
+                    int(start.y() // tile),
+                )
+                tiles.setdefault(key, []).append((start, end))
+        for (corner, _, _), pairs in sorted(tiles.items()):
+            item = QGraphicsPathItem(arrow_path(pairs, size * 0.25))
+            colour, width = (style.CORNER_LINK_COLOUR, 1.6) if corner else (style.LINK_COLOUR, 1.0)
             item.setPen(style.cosmetic_pen(colour, width))
             self._add(item, Layer.LINKS)
             self._link_paths.append(item)
@@ -150,10 +151,8 @@ class BoardScene(QGraphicsScene):
         for item in self.layer_items[Layer.CORNERS]:
             self.removeItem(item)
         self.layer_items[Layer.CORNERS] = []
-        if not track.corners:
-            return
+        self._corner_labels = {}
         polygons = {s.id: s.polygon for s in track.spaces}
-        graphs = build_graphs(track)
         for corner in track.corners:
             shapes = [Polygon(polygons[s]) for s in corner.spaces if s in polygons]
             shapes = [p if p.is_valid else p.buffer(0) for p in shapes]
@@ -166,14 +165,33 @@ class BoardScene(QGraphicsScene):
                 path.moveTo(QPointF(*ring[0]))
                 for x, y in ring[1:]:
                     path.lineTo(QPointF(x, y))
-            self._add(CornerItem(corner.id, path), Layer.CORNERS)
-            measure = measure_corner(graphs, corner)
-            long = _pair(corner.printed_long, measure.long)
-            short = _pair(corner.printed_short, measure.short)
-            text = f"{corner.stops}\nL {long}\nS {short}"
-            label = LabelItem(text, style.STOPS_BOX, QColor(0, 0, 0))
+            corner_item = CornerItem(corner.id, path)
+            corner_item.selected = corner.id in self.selection
+            self._add(corner_item, Layer.CORNERS)
             centre = outline.centroid
-            label.setPos(centre.x, centre.y)
+            self._corner_labels[corner.id] = (centre.x, centre.y)
+        self._rebuild_corner_labels(track)
+
+    def show_corner_paths(self, paths: Mapping[str, tuple[int | None, int | None]]) -> None:
+        """The computed long and short of each corner (from the validator, which measures them
+        off the UI thread), shown beside the printed numbers."""
+        self.corner_paths = dict(paths)
+        if self.track is not None:
+            self._rebuild_corner_labels(self.track)
+
+    def _rebuild_corner_labels(self, track: Track) -> None:
+        for item in [i for i in self.layer_items[Layer.CORNERS] if isinstance(i, LabelItem)]:
+            self._remove(item, Layer.CORNERS)
+        for corner in track.corners:
+            if corner.id not in self._corner_labels:
+                continue
+            computed = self.corner_paths.get(corner.id)
+            long = _pair(corner.printed_long, computed[0] if computed else corner.printed_long)
+            short = _pair(corner.printed_short, computed[1] if computed else corner.printed_short)
+            label = LabelItem(
+                f"{corner.stops}\nL {long}\nS {short}", style.STOPS_BOX, QColor(0, 0, 0)
+            )
+            label.setPos(*self._corner_labels[corner.id])
             self._add(label, Layer.CORNERS)
 
     def _rebuild_grid(self, track: Track) -> None:
@@ -190,7 +208,7 @@ class BoardScene(QGraphicsScene):
         for space_id, item in self.space_items.items():
             if item.finish != (space_id in finish):
                 item.finish = space_id in finish
-                item.update()
+                item.restyle()
 
     def clear_all(self) -> None:
         """Forget the shown track (before showing another one)."""
@@ -254,7 +272,6 @@ class BoardScene(QGraphicsScene):
         item = QGraphicsPixmapItem(QPixmap.fromImage(image))
         item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
         item.setOpacity(self.scan_opacity)
-        item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, False)
         self.scan_item = item
         self._add(item, Layer.SCAN)
         return True
@@ -274,16 +291,12 @@ class BoardScene(QGraphicsScene):
             self.show_heatmap(self.heat)
 
     def set_layer_locked(self, layer: Layer, locked: bool) -> None:
+        """A locked layer's elements cannot be picked on the board (they still show)."""
         (self.locked.add if locked else self.locked.discard)(layer)
-        for item in self.layer_items[layer]:
-            if isinstance(item, (SpaceItem, CornerItem)):
-                item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, not locked)
 
     def _add(self, item: QGraphicsItem, layer: Layer) -> None:
         item.setZValue(style.Z_ORDER[layer])
         item.setVisible(layer not in self.hidden)
-        if layer in self.locked and isinstance(item, (SpaceItem, CornerItem)):
-            item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, False)
         self.addItem(item)
         self.layer_items[layer].append(item)
 
@@ -293,34 +306,53 @@ class BoardScene(QGraphicsScene):
 
     # Selection -------------------------------------------------------------------------------
 
-    def selected_ids(self) -> set[str]:
-        return {
-            str(item.data(ELEMENT_ID)) for item in self.selectedItems() if item.data(ELEMENT_ID)
-        }
-
     def select_ids(self, ids: Iterable[str]) -> None:
+        """Show ``ids`` as selected (the document's selection)."""
         wanted = set(ids)
+        changed = wanted ^ self.selection
         self.selection = wanted
-        blocked = self.blockSignals(True)
-        try:
-            for item in self.layer_items[Layer.SPACES] + self.layer_items[Layer.CORNERS]:
-                element = item.data(ELEMENT_ID)
-                if element is not None:
-                    item.setSelected(element in wanted)
-        finally:
-            self.blockSignals(blocked)
+        for element in changed:
+            item = self.space_items.get(element)
+            if item is not None:
+                item.selected = element in wanted
+                item.restyle()
+        for corner in self.layer_items[Layer.CORNERS]:
+            if isinstance(corner, CornerItem):
+                selected = corner.data(ELEMENT_ID) in wanted
+                if selected != corner.selected:
+                    corner.selected = selected
+                    corner.update()
+
+    def _pickable(self, item: QGraphicsItem) -> str | None:
+        element = item.data(ELEMENT_ID)
+        if element is None or not item.isVisible():
+            return None
+        if isinstance(item, SpaceItem) and Layer.SPACES in self.locked:
+            return None
+        if isinstance(item, CornerItem) and Layer.CORNERS in self.locked:
+            return None
+        return str(element)
 
     def element_at(self, point: QPointF) -> str | None:
-        """Id of the topmost selectable element under a scene point."""
+        """Id of the topmost pickable element under a scene point."""
         for item in self.items(point):
-            element = item.data(ELEMENT_ID)
-            if element is not None and item.isVisible():
-                return str(element)
+            element = self._pickable(item)
+            if element is not None:
+                return element
         return None
+
+    def elements_in(self, area: QPolygonF) -> set[str]:
+        """Ids of the pickable elements a rubber band touches."""
+        found = set()
+        for item in self.items(area, Qt.ItemSelectionMode.IntersectsItemShape):
+            element = self._pickable(item)
+            if element is not None:
+                found.add(element)
+        return found
 
     def space_at(self, point: QPointF) -> str | None:
         for item in self.items(point):
-            if isinstance(item, SpaceItem) and item.isVisible():
+            if isinstance(item, SpaceItem) and self._pickable(item) is not None:
                 return item.space.id
         return None
 

@@ -27,12 +27,14 @@ def polygon_of(points: Iterable[tuple[float, float]]) -> QPolygonF:
 
 
 class SpaceItem(QGraphicsPolygonItem):
-    """One space. Selection is shown by its fill, not Qt's dashed box, to keep the board legible."""
+    """One space, drawn by Qt itself (no Python ``paint``: thousands of spaces redraw on every
+    frame of a pan). Selection, the finish line and the heatmap only change its brush; the
+    document, not Qt, knows what is selected."""
 
     def __init__(self, space: Space) -> None:
         super().__init__()
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setPen(style.SPACE_PEN)
+        self.selected = False
         self.finish = False
         self.heat: QColor | None = None
         self.show_space(space)
@@ -41,14 +43,13 @@ class SpaceItem(QGraphicsPolygonItem):
         self.space = space
         self.setData(ELEMENT_ID, space.id)
         self.setPolygon(polygon_of(space.polygon))
-        self.setToolTip(
-            f"{space.id}  ({space.kind.value}{', lane ' + space.lane if space.lane else ''})"
-        )
+        lane = f", lane {space.lane}" if space.lane else ""
+        self.setToolTip(f"{space.id}  ({space.kind.value}{lane})")
+        self.restyle()
 
-    def paint(
-        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
-    ) -> None:
-        if self.isSelected():
+    def restyle(self) -> None:
+        """Pick the fill from the space's state: selected, heat, finish line, kind."""
+        if self.selected:
             fill = style.SELECTED_FILL
         elif self.heat is not None:
             fill = self.heat
@@ -56,9 +57,7 @@ class SpaceItem(QGraphicsPolygonItem):
             fill = style.FINISH_FILL
         else:
             fill = style.SPACE_FILL.get(self.space.kind.value, style.SPACE_FILL["track"])
-        painter.setPen(self.pen())
-        painter.setBrush(QBrush(fill))
-        painter.drawPolygon(self.polygon())
+        self.setBrush(QBrush(fill))
 
 
 def arrow_path(links: Iterable[tuple[QPointF, QPointF]], head: float) -> QPainterPath:
@@ -90,13 +89,13 @@ class CornerItem(QGraphicsPathItem):
     def __init__(self, corner_id: str, outline: QPainterPath) -> None:
         super().__init__(outline)
         self.setData(ELEMENT_ID, corner_id)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        self.selected = False
         self.setBrush(Qt.BrushStyle.NoBrush)
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
-        width = 4.0 if self.isSelected() else 2.5
+        width = 4.0 if self.selected else 2.5
         red = style.cosmetic_pen(style.CORNER_RED, width)
         white = style.cosmetic_pen(style.CORNER_WHITE, width, Qt.PenStyle.DashLine)
         painter.setBrush(Qt.BrushStyle.NoBrush)

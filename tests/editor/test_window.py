@@ -334,3 +334,25 @@ def test_space_tool_draws_reshapes_inserts_and_removes(window, ring_file: Path, 
     assert build_graphs(window.document.track).lanes["2"][21] == inserted
     qtbot.keyClick(window.view, Qt.Key.Key_Delete, Qt.KeyboardModifier.ShiftModifier)
     assert inserted not in window.scene.space_items
+
+
+def test_rubber_band_selects_what_it_touches(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    window.view.fit()
+    viewport = window.view.viewport()
+    # From the empty middle of the ring out across the spaces at 9 o'clock.
+    a = _space_point(window, "1-20")
+    b = _space_point(window, "3-21")
+    start = QPoint(min(a.x(), b.x()) - 30, min(a.y(), b.y()) - 5)
+    end = QPoint(max(a.x(), b.x()) + 60, max(a.y(), b.y()) + 5)
+    start = QPoint(end.x(), start.y())  # begin right of the lanes, inside the ring: empty board
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
+    for step in range(1, 11):
+        qtbot.mouseMove(
+            viewport, start + (QPoint(min(a.x(), b.x()) - 30, end.y()) - start) * step / 10
+        )
+    qtbot.mouseRelease(
+        viewport, Qt.MouseButton.LeftButton, pos=QPoint(min(a.x(), b.x()) - 30, end.y())
+    )
+    assert {"1-20", "3-21"} <= window.document.selection
+    assert all(window.scene.space_items[i].selected for i in ("1-20", "3-21"))

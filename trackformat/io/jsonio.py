@@ -60,15 +60,6 @@ def _find_duplicates(node: Any, path: list[str | int], found: list[Problem]) -> 
             _find_duplicates(value, [*path, index], found)
 
 
-def _plain(node: Any) -> Any:
-    """Turn the parser's dict subclass back into plain dicts."""
-    if isinstance(node, dict):
-        return {key: _plain(value) for key, value in node.items()}
-    if isinstance(node, list):
-        return [_plain(value) for value in node]
-    return node
-
-
 def parse_json(text: str, source: str) -> Any:
     """Parse JSON text, refusing duplicate keys and non-finite numbers, with located errors."""
     if not text.strip():
@@ -92,7 +83,7 @@ def parse_json(text: str, source: str) -> Any:
         _find_duplicates(document, [], duplicates)
         if duplicates:
             raise TrackFileError(source, duplicates)
-        return _plain(document)
+        return document
     except RecursionError:
         raise TrackFileError(
             source, [Problem("JSON nested too deeply: a track file is a few levels deep")]

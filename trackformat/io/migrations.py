@@ -37,7 +37,8 @@ def migration(from_version: int) -> Callable[[Migration], Migration]:
 
 
 def upgrade(document: Document) -> Document:
-    """Return ``document`` upgraded to :data:`CURRENT_FORMAT_VERSION` (the input is not changed).
+    """Return ``document`` upgraded to :data:`CURRENT_FORMAT_VERSION`; the input is never
+    changed (a current document is returned as it is, an older one is copied first).
 
     Raises :class:`MigrationError` for a missing or non-integer version, or a version newer than
     this release understands.
@@ -56,6 +57,8 @@ def upgrade(document: Document) -> Document:
         )
     if version < 0:
         raise MigrationError(f"format_version {version} is not a valid version")
+    if version == CURRENT_FORMAT_VERSION:
+        return document  # nothing to change: no copy of a large document
     upgraded = copy.deepcopy(document)
     while version < CURRENT_FORMAT_VERSION:
         upgraded = MIGRATIONS[version](upgraded)

@@ -19,6 +19,8 @@ class Report:
     source: str = ""
     facts: dict[str, Any] = field(default_factory=dict)
     """Figures the validator computed on the way (the shortest lap), for the report's reader."""
+    corner_paths: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
+    """Each corner's computed (long, short) path lengths, by corner id."""
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity == severity)
@@ -74,5 +76,6 @@ class Report:
             "ok": self.ok,
             "counts": {s.value: self.count(s) for s in Severity} | {"ignored": self.ignored},
             "facts": self.facts,
+            "corner_paths": {k: list(v) for k, v in self.corner_paths.items()},
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from trackformat.analysis import shortest_lap
+from trackformat.analysis import measure_corner, shortest_lap
 from trackformat.graph import TrackGraphs, build_graphs
 from trackformat.lint.diagnostic import Diagnostic, Severity
 from trackformat.lint.registry import RULES, Rule
@@ -78,8 +78,14 @@ def validate(
     selected = [RULES[c] for c in codes] if codes is not None else list(RULES.values())
     diagnostics, ignored = run_rules(track, graphs, selected)
     facts: dict[str, object] = {}
+    # Measured for the rules anyway (and remembered): handed on for the editor's corner labels.
+    corner_paths = {
+        corner.id: (measure.long, measure.short)
+        for corner in track.corners
+        for measure in [measure_corner(graphs, corner)]
+    }
     lap = shortest_lap(graphs)
     if lap is not None:
         facts["shortest_lap"] = lap.moves
-    return Report(tuple(sorted(diagnostics, key=_order)), ignored, source, facts)
+    return Report(tuple(sorted(diagnostics, key=_order)), ignored, source, facts, corner_paths)
 
