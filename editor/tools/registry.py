@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from editor.tools.align_tool import AlignTool
 from editor.tools.arrow_tool import ArrowTool
 from editor.tools.base import Tool
 from editor.tools.layout_tools import CornerTool, FinishTool, GridTool, PitTool
@@ -10,4 +11,4 @@ from editor.tools.space_tool import SpaceTool
 
 
 def tool_classes() -> list[type[Tool]]:
-    return [SelectTool, SpaceTool, ArrowTool, CornerTool, FinishTool, GridTool, PitTool]
+    return [SelectTool, SpaceTool, ArrowTool, CornerTool, FinishTool, GridTool, PitTool, AlignTool]
