@@ -133,15 +133,10 @@ class MainWindow(QMainWindow):
         if not size.isValid():
             self._error("Cannot use this picture", f"{image}: {reader.errorString()}")
             return False
-        track = empty_track(image.stem, size.width(), size.height(), image.resolve().as_uri())
-        document = TrackDocument(
-            track.model_copy(
-                update={"board": track.board.model_copy(update={"image": str(image.resolve())})}
-            ),
-            None,
-            self,
-        )
-        self.set_document(document)
+        # Until the track is saved the picture is named by its full path; saving makes it
+        # relative to the track file.
+        track = empty_track(image.stem, size.width(), size.height(), image.resolve().as_posix())
+        self.set_document(TrackDocument(track, None, self))
         return True
 
     def save(self) -> bool:

@@ -356,3 +356,30 @@ def test_rubber_band_selects_what_it_touches(window, ring_file: Path, qtbot) -> 
     )
     assert {"1-20", "3-21"} <= window.document.selection
     assert all(window.scene.space_items[i].selected for i in ("1-20", "3-21"))
+
+
+def test_new_track_from_a_scan_then_saved_beside_it(window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QImage
+
+    picture = tmp_path / "scans" / "my board.jpg"
+    picture.parent.mkdir()
+    image = QImage(3000, 2000, QImage.Format.Format_RGB32)
+    image.fill(0x448844)
+    assert image.save(str(picture))
+    assert window.new_from_scan(picture)
+    board = window.document.track.board
+    assert (board.width, board.height) == (3000, 2000)
+    assert window.scene.scan_item is not None and window.document.path is None
+    window.document.edit(
+        "name",
+        lambda t: t.model_copy(update={"metadata": t.metadata.model_copy(update={"name": "Mine"})}),
+    )
+    assert window.save_as(tmp_path / "tracks" / "mine.json")
+    assert load_track(tmp_path / "tracks" / "mine.json").board.image == "../scans/my board.jpg"
+
+
+def test_a_picture_that_is_not_one_is_refused(window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    fake = tmp_path / "fake.png"
+    fake.write_text("not a picture")
+    assert not window.new_from_scan(fake)
+    assert "fake.png" in window.last_error
