@@ -1,0 +1,37 @@
+"""Building tracks along a centre line: lanes, spaces, links, corners, grid and pit lane.
+
+A designer describes a circuit as a :class:`TrackPlan` (the centre line, the lanes and their
+counts, the corners, arrows, grid and pit lane) and :func:`build_track` makes the track file's
+model from it, with spaces that tile the road and the moves of the straight rule.
+"""
+
+from trackformat.build.cutting import lane_offsets
+from trackformat.build.errors import BuildError
+from trackformat.build.lanes import SpaceShape, Strip, anchored_cuts, even_cuts, fit_anchors
+from trackformat.build.links import apply_overrides, diagonal_target, straight_rule
+from trackformat.build.plan import CornerPlan, LanePlan, PitPlan, SpaceRef, TrackPlan
+from trackformat.build.road import Road, limit_curvature, smooth_line
+from trackformat.build.track import build_track, make_road
+
+__all__ = [
+    "BuildError",
+    "CornerPlan",
+    "LanePlan",
+    "PitPlan",
+    "Road",
+    "SpaceRef",
+    "SpaceShape",
+    "Strip",
+    "TrackPlan",
+    "anchored_cuts",
+    "apply_overrides",
+    "build_track",
+    "diagonal_target",
+    "even_cuts",
+    "fit_anchors",
+    "lane_offsets",
+    "limit_curvature",
+    "make_road",
+    "smooth_line",
+    "straight_rule",
+]

@@ -1,0 +1,118 @@
+"""What a designer tells the builder: the centre line, the lanes, and what is printed on them.
+
+Places along the road are given as *stations*: positions in units of the centre line's own points,
+so station 3.5 is halfway (by length) between points 3 and 4. A plan written in stations does not
+change when the line is smoothed, and reads like the digitised data it comes from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from trackformat.build.road import Point
+
+SpaceRef = tuple[str, int]
+"""A track space as (lane id, index in the lane); index 0 is the first space past the line."""
+
+
+@dataclass(frozen=True)
+class LanePlan:
+    """One lane: how many spaces, and where some of its cuts must (or should) be."""
+
+    id: str
+    spaces: int
+    anchors: Mapping[int, float] = field(default_factory=dict)
+    """Boundary index -> station, held exactly. Boundary ``i`` is the cut behind space ``i``;
+    boundary 0 (the finish line) must be given."""
+    targets: Mapping[int, float] = field(default_factory=dict)
+    """Boundary index -> station the cut should be near (a corner limit beside another lane's);
+    fitted against keeping the spaces even, see :func:`trackformat.build.lanes.fit_anchors`."""
+    name: str = ""
+    follow: str | None = None
+    """Another lane to cut this one beside (see :mod:`trackformat.build.cutting`): the finish
+    line is where that lane's is, and ``anchors`` and ``targets`` are not used."""
+    beside: Mapping[int, int] = field(default_factory=dict)
+    """Boundary of this lane -> boundary of ``follow`` it lies beside (corner limits, mostly).
+    Between two such boundaries off the corners, equal counts make the lanes run in step."""
+
+
+@dataclass(frozen=True)
+class CornerPlan:
+    """A corner: its spaces as an inclusive index range in each lane, stops and printed numbers."""
+
+    id: str
+    name: str
+    stops: int
+    ranges: Mapping[str, tuple[int, int]]
+    """Lane id -> (first, last) index inside the corner's limits, both included."""
+    printed_long: int | None = None
+    printed_short: int | None = None
+
+
+@dataclass(frozen=True)
+class PitPlan:
+    """The pit lane beside the outer side of the first or last lane, and its team boxes."""
+
+    spaces: int
+    beside: str
+    """The lane the pit lane runs beside: the first lane (pit on the left) or the last (right)."""
+    start: float
+    """Boundary of ``beside`` where the pit lane starts; a fraction moves it into the next space
+    (147.25 is a quarter of the way along space 147)."""
+    end: float
+    """Boundary of ``beside`` where it ends; smaller than ``start`` when it runs over the line."""
+    entry: Sequence[SpaceRef]
+    """Track spaces that link into the first pit space."""
+    exit: Sequence[SpaceRef]
+    """Track spaces the last pit space links into."""
+    boxes: Sequence[tuple[int, int]] = ()
+    """Each box as the first and last pit space (indices) it stands beside."""
+    taper: float = 0.4
+    """Share of a space by which the outer side of the first and last pit spaces is cut short,
+    so the pit lane leaves and rejoins the track at a slant (and the sideways move from the
+    track space beside the first pit space still goes forward)."""
+    gap: float = 0.0
+    """Width of a wall between the track and the pit lane, in lane widths. None by default: the
+    entry and exit are moves of one space, so the pit lane must touch the lane it leaves from."""
+
+
+@dataclass(frozen=True)
+class TrackPlan:
+    """Everything the builder needs to make a closed circuit."""
+
+    name: str
+    board_width: int
+    board_height: int
+    centre_line: Sequence[Point]
+    """The road's centre line, closed (the last point joins the first), in board pixels."""
+    lane_spacing: float
+    """Distance between the centres of adjacent lanes (the width of a lane), in pixels."""
+    lanes: Sequence[LanePlan]
+    """The lanes from the driver's left to right."""
+    laps: int = 2
+    designer: str = ""
+    notes: str = ""
+    board_image: str | None = None
+    smoothing: int = 8
+    """Vertices per segment of the smooth line through the centre line (1: as given)."""
+    min_radius: float | None = None
+    """Bends of the centre line tighter than this are rounded off (default: the road's half
+    width and a twentieth of a lane, so the inside edge never folds; a hairpin's inside edge may
+    still turn almost on a point, as printed hairpins do)."""
+    squeeze: float = 1.0
+    """How hard the inside of a bend pinches its spaces: 1 spreads a lane's spaces evenly along
+    its own length, more makes the inside spaces of bends shorter still (see
+    :func:`trackformat.build.lanes.even_cuts`)."""
+    pull: float = 1.0
+    """How firmly fitted cuts stay beside their targets (see ``LanePlan.targets``)."""
+    corners: Sequence[CornerPlan] = ()
+    single_arrow: Sequence[SpaceRef] = ()
+    """Spaces with a single straight-ahead arrow: no lane change from them."""
+    links_added: Sequence[tuple[SpaceRef, SpaceRef]] = ()
+    """Arrows the straight rule does not give (inside corners, mostly)."""
+    links_removed: Sequence[tuple[SpaceRef, SpaceRef]] = ()
+    """Moves of the straight rule the printed arrows forbid."""
+    grid: Sequence[SpaceRef] = ()
+    """Start grid slots, pole first."""
+    pit: PitPlan | None = None

@@ -1,0 +1,1 @@
+"""Exchanging tracks with the world outside the track file: pictures, other games' formats."""

@@ -1,0 +1,195 @@
+"""Pictures of a track: PNG (Pillow) or SVG (plain text), chosen by the file's suffix.
+
+The picture is the project's own drawing of the track (see :mod:`trackformat.interop.scene`),
+optionally over the board picture named by the track, and optionally with a heatmap of values per
+space, as test drives produce.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from collections.abc import Mapping
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from trackformat.interop.render_svg import scene_to_svg
+from trackformat.interop.scene import Fill, Label, Scene, Stroke, build_scene
+from trackformat.model.track import Track
+
+SUPERSAMPLE = 2
+"""PNGs are drawn this many times larger and scaled down, which smooths every edge."""
+
+PALETTE_COLOURS = 160
+"""Colours kept in a PNG: a drawing has few, and a palette keeps a 4000 px board near 1 MB."""
+
+SUFFIXES = (".png", ".svg")
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+def render_to_file(
+    track: Track,
+    out: str | os.PathLike[str],
+    *,
+    track_path: str | os.PathLike[str] | None = None,
+    heatmap: Mapping[str, float] | str | os.PathLike[str] | None = None,
+) -> None:
+    """Draw ``track`` to ``out``, a ``.png`` or ``.svg`` file, at the board's size.
+
+    ``track_path`` is where the track file is: when given, the board picture it names is drawn
+    underneath (unless that picture is ``out`` itself). ``heatmap`` maps space ids to values,
+    painted from blue (0, or the lowest value if below) to red (the highest); spaces it leaves
+    out keep their usual colour. It may also be the path of a JSON file (see
+    :func:`load_heatmap`). Raises ``ValueError`` for any other suffix, or a heatmap file that
+    cannot be used, with a message saying why.
+    """
+    target = Path(out)
+    suffix = target.suffix.lower()
+    if suffix not in SUFFIXES:
+        shown = f"suffix {target.suffix!r}" if target.suffix else "no suffix"
+        raise ValueError(
+            f"cannot draw a track to {target.name!r} ({shown}): name a .png or .svg file"
+        )
+    values = heatmap if heatmap is None or isinstance(heatmap, Mapping) else load_heatmap(heatmap)
+    scene = build_scene(track, values)
+    backdrop = _board_picture(track, track_path, target)
+    if suffix == ".svg":
+        href = None
+        if backdrop is not None:
+            href = Path(os.path.relpath(backdrop, target.resolve().parent)).as_posix()
+        target.write_text(scene_to_svg(scene, backdrop=href), encoding="utf-8")
+        return
+    image = render_png(scene, backdrop)
+    image.save(target, format="PNG", optimize=True)
+
+
+HEAT_KEY = "stops"
+"""What a test-drive report's heatmap shows: how many moves ended on each space."""
+
+
+def load_heatmap(path: str | os.PathLike[str]) -> dict[str, float]:
+    """Values per space from a JSON file: ``{"space id": number, ...}``, or a test-drive report
+    (``trackformat testdrive --json``), whose ``spaces`` give each space's :data:`HEAT_KEY`.
+    """
+    source = Path(path)
+    try:
+        document = json.loads(source.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ValueError(f"heatmap {source}: cannot be read: {err.strerror or err}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ValueError(f"heatmap {source}: not a JSON file ({err})") from None
+    spaces = document.get("spaces", document) if isinstance(document, dict) else None
+    if not isinstance(spaces, dict):
+        raise ValueError(
+            f"heatmap {source}: expected an object of space ids and numbers, or a test-drive "
+            "report with a 'spaces' object"
+        )
+    values: dict[str, float] = {}
+    for space_id, value in spaces.items():
+        if isinstance(value, dict):
+            value = value.get(HEAT_KEY)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(
+                f"heatmap {source}: the value of space {space_id!r} is not a number"
+                + (f" (nor an object with a number under {HEAT_KEY!r})" if value is None else "")
+            )
+        values[str(space_id)] = float(value)
+    return values
+
+
+def _board_picture(track: Track, track_path: str | os.PathLike[str] | None,
+                   out: Path) -> Path | None:
+    """The board picture to draw under the track, if the track names one that exists."""
+    if track_path is None or not track.board.image:
+        return None
+    picture = (Path(track_path).resolve().parent / track.board.image).resolve()
+    if not picture.is_file() or picture == out.resolve():
+        return None
+    return picture
+
+
+def render_png(scene: Scene, backdrop: Path | None = None) -> Image.Image:
+    """The scene as a palette image at the board's size (anti-aliased by supersampling)."""
+    scale = SUPERSAMPLE
+    size = (scene.width * scale, scene.height * scale)
+    image = Image.new("RGB", size, scene.background)
+    if backdrop is not None:
+        with Image.open(backdrop) as board:
+            image.paste(board.convert("RGB").resize(size))
+    draw = ImageDraw.Draw(image)
+    fonts: dict[tuple[int, bool], tuple[Font, bool]] = {}
+    for item in scene.items:
+        if isinstance(item, Fill):
+            points = [(x * scale, y * scale) for x, y in item.points]
+            draw.polygon(points, fill=item.colour)
+            if item.outline is not None and item.width > 0:
+                # An outline drawn as a closed line: Pillow's wide polygon outline builds a
+                # mask the size of the picture for every space, hundreds of times slower.
+                draw.line([*points, points[0], points[1]], fill=item.outline,
+                          width=max(round(item.width * scale), 1), joint="curve")
+        elif isinstance(item, Stroke):
+            points = [(x * scale, y * scale) for x, y in item.points]
+            draw.line(points, fill=item.colour, width=max(round(item.width * scale), 1))
+        elif isinstance(item, Label):
+            _label(draw, item, scale, fonts)
+    small = image.reduce(scale)
+    return small.quantize(PALETTE_COLOURS, method=Image.Quantize.MEDIANCUT,
+                          dither=Image.Dither.NONE)
+
+
+def _label(
+    draw: ImageDraw.ImageDraw,
+    item: Label,
+    scale: int,
+    fonts: dict[tuple[int, bool], tuple[Font, bool]],
+) -> None:
+    size = max(round(item.size * scale), 6)
+    font, full = _font(size, item.bold, fonts)
+    text = item.text if full else _plain(item.text)
+    at = (item.at[0] * scale, item.at[1] * scale)
+    if item.box is not None:
+        left, top, right, bottom = draw.textbbox(at, text, font=font, anchor="mm")
+        pad = size * 0.3
+        width = max(right - left, bottom - top)
+        half_w, half_h = width / 2 + pad, (bottom - top) / 2 + pad
+        cx, cy = (left + right) / 2, (top + bottom) / 2
+        draw.rounded_rectangle(
+            (cx - half_w, cy - half_h, cx + half_w, cy + half_h),
+            radius=size * 0.2, fill=item.box, outline=item.box_outline,
+            width=max(round(size * 0.08), 1),
+        )
+    draw.text(at, text, fill=item.colour, font=font, anchor="mm")
+
+
+FONT_FILES = {
+    False: ("DejaVuSans.ttf", "Arial.ttf", "arial.ttf", "Helvetica.ttc"),
+    True: ("DejaVuSans-Bold.ttf", "Arial Bold.ttf", "arialbd.ttf", "Helvetica.ttc"),
+}
+"""Fonts looked up by name in the system's font folders, best first; Pillow's own font (which
+has no accented letters) is the last resort."""
+
+
+def _font(
+    size: int, bold: bool, fonts: dict[tuple[int, bool], tuple[Font, bool]]
+) -> tuple[Font, bool]:
+    """A font of ``size`` pixels, and whether it has accented letters."""
+    key = (size, bold)
+    if key not in fonts:
+        for name in FONT_FILES[bold]:
+            try:
+                fonts[key] = (ImageFont.truetype(name, size), True)
+                break
+            except OSError:
+                continue
+        else:
+            fonts[key] = (ImageFont.load_default(size=size), False)
+    return fonts[key]
+
+
+def _plain(text: str) -> str:
+    """``text`` without accents, for a font that lacks them (Sainte Dévote -> Sainte Devote)."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
