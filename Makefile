@@ -13,20 +13,22 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m trackformat info tracks/monaco.json
-	$(PY) -m trackformat validate tracks/monaco.json
+	$(PY) -m editor tracks/monaco.json
 
 test: $(STAMP)
+	$(PY) -m ruff check trackformat editor tests tools benchmarks
+	$(PY) -m mypy trackformat editor
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
 
 lint: $(STAMP)
-	$(PY) -m ruff check trackformat tests benchmarks tools
+	$(PY) -m ruff check trackformat editor tests tools benchmarks
 
 typecheck: $(STAMP)
-	$(PY) -m mypy trackformat
+	$(PY) -m mypy trackformat editor
 
 bench: $(STAMP)
 	$(PY) benchmarks/validate_speed.py
+	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/editor_speed.py
 
 schema: $(STAMP)
 	$(PY) -m trackformat schema -o trackformat/schema/track.schema.json

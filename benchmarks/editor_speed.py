@@ -3,7 +3,7 @@
 Prints figures, asserts nothing. Runs offscreen (QT_QPA_PLATFORM=offscreen is set if unset):
 frames are rendered into an image of the window's size, which is what a screen update costs.
 
-    python benchmarks/editor_speed.py                      # Monaco, and a generated 5,000-space ring
+    python benchmarks/editor_speed.py           # Monaco, and a generated 5,000-space ring
     python benchmarks/editor_speed.py --track my.json --frames 120
 """
 
@@ -26,9 +26,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtGui import QImage, QPainter  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
-
-from trackformat.io import save_track, track_from_document  # noqa: E402
 from validate_speed import ring_document  # noqa: E402
+
+from editor.edits import move_spaces  # noqa: E402
+from trackformat.io import save_track, track_from_document  # noqa: E402
 
 
 def open_time(window, path: Path) -> float:  # type: ignore[no-untyped-def]
@@ -54,8 +55,18 @@ def frame_rate(window, frames: int) -> float:  # type: ignore[no-untyped-def]
     for frame in range(frames):
         angle = 2 * math.pi * frame / frames
         bar_h, bar_v = view.horizontalScrollBar(), view.verticalScrollBar()
-        bar_h.setValue(int(bar_h.minimum() + (bar_h.maximum() - bar_h.minimum()) * (0.5 + 0.4 * math.cos(angle))))
-        bar_v.setValue(int(bar_v.minimum() + (bar_v.maximum() - bar_v.minimum()) * (0.5 + 0.4 * math.sin(angle))))
+        bar_h.setValue(
+            int(
+                bar_h.minimum()
+                + (bar_h.maximum() - bar_h.minimum()) * (0.5 + 0.4 * math.cos(angle))
+            )
+        )
+        bar_v.setValue(
+            int(
+                bar_v.minimum()
+                + (bar_v.maximum() - bar_v.minimum()) * (0.5 + 0.4 * math.sin(angle))
+            )
+        )
         if frame % 20 == 10:
             view.zoom(0.5 if frame % 40 == 10 else -0.5)
         painter = QPainter(image)
@@ -71,9 +82,12 @@ def refresh_time(window, repeats: int) -> list[float]:  # type: ignore[no-untype
     spaces = [s.id for s in window.document.track.spaces[:repeats]]
     for space_id in spaces:
         started = time.perf_counter()
-        window.document.edit("nudge", lambda t, s=space_id: __import__("editor.edits", fromlist=["x"]).move_spaces(t, {s}, 1, 0))
+        window.document.edit("nudge", lambda t, s=space_id: move_spaces(t, {s}, 1, 0))
         target = window.document.track
-        while window.validation.checked is not target or window.problems.report is not window.validation.report:
+        while (
+            window.validation.checked is not target
+            or window.problems.report is not window.validation.report
+        ):
             app.processEvents()
             time.sleep(0.001)
         durations.append(time.perf_counter() - started)
@@ -84,7 +98,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--track", type=Path, action="append", help="track files (default: Monaco)")
     parser.add_argument("--frames", type=int, default=90)
-    parser.add_argument("--big", type=int, default=5000, help="spaces of the generated ring (0: none)")
+    parser.add_argument(
+        "--big", type=int, default=5000, help="spaces of the generated ring (0: none)"
+    )
     args = parser.parse_args()
 
     app = QApplication.instance() or QApplication([])
@@ -98,7 +114,8 @@ def main() -> None:
             save_track(track_from_document(ring_document(4, per_lane), "ring"), big)
             tracks.append(big)
         settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
-        print(f"{'track':28} {'spaces':>7} {'open s':>8} {'frames/s':>9} {'problems ms (median, max)':>27}")
+        header = f"{'track':28} {'spaces':>7} {'open s':>8} {'frames/s':>9}"
+        print(header + f" {'problems ms (median, max)':>27}")
         for path in tracks:
             if not path.is_file():
                 print(f"{path.name:28} missing")
@@ -117,8 +134,10 @@ def main() -> None:
             )
             window.unsaved_answer = "discard"
             window.close()
-    print("\nopen: load, draw the board and its picture once; frames: pan and zoom rendered "
-          "offscreen at 1400 x 900; problems: edit to refreshed problems panel.")
+    print(
+        "\nopen: load, draw the board and its picture once; frames: pan and zoom rendered "
+        "offscreen at 1400 x 900; problems: edit to refreshed problems panel."
+    )
 
 
 if __name__ == "__main__":

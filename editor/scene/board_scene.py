@@ -188,9 +188,8 @@ class BoardScene(QGraphicsScene):
             computed = self.corner_paths.get(corner.id)
             long = _pair(corner.printed_long, computed[0] if computed else corner.printed_long)
             short = _pair(corner.printed_short, computed[1] if computed else corner.printed_short)
-            label = LabelItem(
-                f"{corner.stops}\nL {long}\nS {short}", style.STOPS_BOX, QColor(0, 0, 0)
-            )
+            stops = f"{corner.stops} stop{'s' if corner.stops != 1 else ''}"
+            label = LabelItem(f"{stops}  {long}/{short}", style.STOPS_BOX, QColor(0, 0, 0))
             label.setPos(*self._corner_labels[corner.id])
             self._add(label, Layer.CORNERS)
 
@@ -358,6 +357,7 @@ class BoardScene(QGraphicsScene):
 
 
 def _pair(printed: int | None, computed: int | None) -> str:
+    """A printed number, with the computed one beside it in brackets when they differ."""
     shown = "-" if printed is None else str(printed)
     if computed != printed:
         shown += f" ({'-' if computed is None else computed})"

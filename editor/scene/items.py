@@ -6,7 +6,16 @@ import math
 from collections.abc import Iterable
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
@@ -123,8 +132,10 @@ class LabelItem(QGraphicsItem):
         self.font.setPointSizeF(size)
         self.font.setBold(True)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
+        metrics = QFontMetricsF(self.font)
         lines = text.split("\n")
-        self._rect = QRectF(0, 0, 10 + 8 * max(len(line) for line in lines), 6 + 16 * len(lines))
+        width = max(metrics.horizontalAdvance(line) for line in lines) + 8
+        self._rect = QRectF(0, 0, width, metrics.lineSpacing() * len(lines) + 4)
         self._rect.moveCenter(QPointF(0, 0))
 
     def boundingRect(self) -> QRectF:
