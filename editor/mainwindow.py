@@ -266,6 +266,9 @@ class MainWindow(QMainWindow):
             "History", self.undo_view, Qt.DockWidgetArea.RightDockWidgetArea
         )
         self.layers_dock = self._dock("Layers", self.layers, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.options_dock = self._dock(
+            "Tool options", QLabel(""), Qt.DockWidgetArea.LeftDockWidgetArea
+        )
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -307,7 +310,13 @@ class MainWindow(QMainWindow):
         self._action(view, "Zoom out", lambda: self.view.zoom(-1), QKeySequence.StandardKey.ZoomOut)
         self._action(view, "Fit board", lambda: self.view.fit(), "Ctrl+0")
         view.addSeparator()
-        for dock in (self.problems_dock, self.inspector_dock, self.history_dock, self.layers_dock):
+        for dock in (
+            self.problems_dock,
+            self.inspector_dock,
+            self.history_dock,
+            self.layers_dock,
+            self.options_dock,
+        ):
             view.addAction(dock.toggleViewAction())
         tools_menu = bar.addMenu("&Tools")
         self.tool_actions = QActionGroup(self)
@@ -342,6 +351,10 @@ class MainWindow(QMainWindow):
     def choose_tool(self, name: str) -> None:
         tool = self.tools[name]
         self.view.set_tool(tool)
+        options = tool.options()
+        # The dock keeps the widgets it showed before as children; the tools keep their own.
+        self.options_dock.setWidget(options or QLabel(f"{name}: no options"))
+        self.options_dock.setWindowTitle(f"{name} options")
         for action in self.tool_actions.actions():
             action.setChecked(action.text() == name)
 

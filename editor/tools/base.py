@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QWidget
 
 from editor.document import TrackDocument
 
@@ -51,6 +52,10 @@ class Tool:
     @property
     def scene(self) -> BoardScene:
         return self.context.scene
+
+    def options(self) -> QWidget | None:
+        """Settings shown in the tool options panel while the tool is active (None: none)."""
+        return None
 
     def activate(self) -> None:
         self.context.status(self.hint)

@@ -5,10 +5,21 @@ from __future__ import annotations
 from editor.tools.align_tool import AlignTool
 from editor.tools.arrow_tool import ArrowTool
 from editor.tools.base import Tool
+from editor.tools.lane_tool import LaneTool
 from editor.tools.layout_tools import CornerTool, FinishTool, GridTool, PitTool
 from editor.tools.select_tool import SelectTool
 from editor.tools.space_tool import SpaceTool
 
 
 def tool_classes() -> list[type[Tool]]:
-    return [SelectTool, SpaceTool, ArrowTool, CornerTool, FinishTool, GridTool, PitTool, AlignTool]
+    return [
+        SelectTool,
+        LaneTool,
+        SpaceTool,
+        ArrowTool,
+        CornerTool,
+        FinishTool,
+        GridTool,
+        PitTool,
+        AlignTool,
+    ]

@@ -383,3 +383,29 @@ def test_a_picture_that_is_not_one_is_refused(window, tmp_path: Path) -> None:  
     fake.write_text("not a picture")
     assert not window.new_from_scan(fake)
     assert "fake.png" in window.last_error
+
+
+def test_lane_tool_previews_and_adds_lanes(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from editor.lanes import LaneSettings
+
+    window.view.fit()
+    window.choose_tool("Lanes")
+    tool = window.view.tool
+    assert window.options_dock.widget() is tool.options()
+    tool.counts_edit.setText("12")
+    tool.lanes_box.setValue(2)
+    viewport = window.view.viewport()
+    clicks = [QPoint(200, 300), QPoint(450, 280), QPoint(700, 330)]
+    for click in clicks:
+        qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=click)
+    qtbot.mouseMove(viewport, QPoint(800, 360))
+    assert tool.preview_item is not None and not tool.preview_item.path().isEmpty()
+    assert tool.settings == LaneSettings(lanes=2, spacing=40.0, spaces=(12,))
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    track = window.document.track
+    assert len(track.spaces) == 24 and [lane.id for lane in track.lanes] == ["1", "2"]
+    assert len(window.scene.space_items) == 24
+    assert tool.preview_item is None
+    window.document.undo_stack.undo()
+    assert window.document.track.spaces == []
