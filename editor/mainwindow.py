@@ -353,8 +353,10 @@ class MainWindow(QMainWindow):
         self.view.set_tool(tool)
         options = tool.options()
         # The dock keeps the widgets it showed before as children; the tools keep their own.
-        self.options_dock.setWidget(options or QLabel(f"{name}: no options"))
-        self.options_dock.setWindowTitle(f"{name} options")
+        if options is not None:
+            self.options_dock.setWidget(options)
+            self.options_dock.setWindowTitle(f"{name} options")
+        self.options_dock.setVisible(options is not None)
         for action in self.tool_actions.actions():
             action.setChecked(action.text() == name)
 

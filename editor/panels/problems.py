@@ -18,6 +18,7 @@ from trackformat.lint import Diagnostic, Report, Severity
 
 COLUMNS = ("Severity", "Code", "Message", "Where")
 DIAGNOSTIC = Qt.ItemDataRole.UserRole + 1
+SORT_KEY = Qt.ItemDataRole.UserRole + 2
 
 
 class ProblemsPanel(QWidget):
@@ -33,11 +34,13 @@ class ProblemsPanel(QWidget):
         self.proxy.setSourceModel(self.model)
         self.proxy.setFilterKeyColumn(-1)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.proxy.setSortRole(SORT_KEY)
         self.view = QTreeView(self)
         self.view.setModel(self.proxy)
         self.view.setRootIsDecorated(False)
         self.view.setAlternatingRowColors(True)
         self.view.setSortingEnabled(True)
+        self.view.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.view.setUniformRowHeights(True)
         header = self.view.header()
         header.setStretchLastSection(False)
@@ -81,6 +84,10 @@ class ProblemsPanel(QWidget):
                 item.setEditable(False)
                 item.setData(diagnostic, DIAGNOSTIC)
                 item.setToolTip(diagnostic.message)
+            # Sorting by severity means by how bad, not alphabetically.
+            row[0].setData(diagnostic.severity.rank, SORT_KEY)
+            for item in row[1:]:
+                item.setData(item.text(), SORT_KEY)
             self.model.appendRow(row)
         self.summary.setText(report.summary())
         self._refilter()
