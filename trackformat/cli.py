@@ -352,9 +352,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--heatmap", metavar="REPORT", help="colour spaces from a JSON report")
     render.set_defaults(run=cmd_render)
 
-    from trackformat import cli_interop
+    from trackformat import cli_interop, cli_testdrive
 
     cli_interop.register(command)
+    cli_testdrive.register(command)
     return parser
 
 

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
 import pytest
 
 from tests.factories import drop_links, edit, ring
 from tests.sim.helpers import Rolls, race, ring_board, rules
+from tests.sim.invariants import CheckingDriver, check_race, check_result
 from trackformat.sim import (
     Board,
-    CarStatus,
     CautiousDriver,
-    GearOption,
     Move,
     Race,
     RaceSetupError,
@@ -95,56 +93,6 @@ def test_the_same_seed_replays_the_race_event_for_event() -> None:
     assert first.events != other.events
 
 
-class CheckingDriver(RandomDriver):
-    """A random driver that checks the race's invariants every time it is asked to choose."""
-
-    def choose_gear(self, state: RaceState, car: int,
-                    options: Sequence[GearOption]) -> GearOption:
-        check_state(state, car)
-        return super().choose_gear(state, car, options)
-
-    def choose_move(self, state: RaceState, car: int, roll: int,
-                    moves: Sequence[Move]) -> Move:
-        check_state(state, car)
-        assert moves, "a car on the board always has a move"
-        for move in moves:
-            check_move(state, car, move)
-        return super().choose_move(state, car, roll, moves)
-
-
-def check_state(state: RaceState, car: int) -> None:
-    assert state.cars[car].on_board, "only cars on the board are asked to play"
-    spaces = [c.space for c in state.cars if c.on_board]
-    assert len(spaces) == len(set(spaces)), "two cars on one space"
-    for c in state.cars:
-        assert min(c.wear.tyres, c.wear.brakes, c.wear.gearbox, c.wear.body, c.wear.engine,
-                   c.wear.suspension) >= 0
-
-
-def check_move(state: RaceState, car: int, move: Move) -> None:
-    board = state.board
-    taken = set(state.occupied(except_car=car))
-    path = (move.start, *move.route)
-    for a, b in itertools.pairwise(path):
-        assert board.graphs.moves.has_edge(a, b), f"{a}->{b} is not a link"
-        assert b not in taken, "through or onto a car"
-        if a in board.progress and b in board.progress:
-            assert board.progress[b] > board.progress[a] or (a, b) in board.crossing
-
-
-def check_result(result_cars: int, events: Sequence[ev.Event], finish: Sequence[int],
-                 statuses: Sequence[CarStatus]) -> None:
-    gone: set[int] = set()
-    for event in events:
-        if isinstance(event, ev.Moved):
-            assert event.car not in gone, "a car moved after leaving the race"
-        if isinstance(event, (ev.Eliminated, ev.Finished)):
-            gone.add(event.car)
-    assert all(s in (CarStatus.FINISHED, CarStatus.ELIMINATED) for s in statuses)
-    finished = [i for i, s in enumerate(statuses) if s == CarStatus.FINISHED]
-    assert sorted(finish) == finished and len(gone) == result_cars
-
-
 @pytest.mark.parametrize(
     ("preset", "lanes", "cars", "seeds"),
     [("formula-d", 3, 6, range(30)), ("formule-de-basic", 3, 6, range(12)),
@@ -156,10 +104,7 @@ def test_random_races_keep_every_invariant_and_end(preset: str, lanes: int, cars
     for seed in seeds:
         result = run_race(board, rules(preset), [CheckingDriver() for _ in range(cars)], seed)
         assert result.completed
-        check_result(cars, result.events, result.finish_order,
-                     [c.status for c in result.cars])
-        places = [c.place for c in result.cars if c.place is not None]
-        assert sorted(places) == list(range(1, len(places) + 1))
+        check_race(board, result)
 
 
 class PittingDriver(CautiousDriver):

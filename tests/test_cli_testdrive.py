@@ -1,0 +1,118 @@
+"""``trackformat testdrive`` as a designer uses it: the report, the JSON file, bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.factories import ring
+from trackformat import cli
+from trackformat.cli_testdrive import ProgressBar
+from trackformat.io import save_track
+
+
+@pytest.fixture
+def ring_file(tmp_path: Path) -> str:
+    path = tmp_path / "ring.json"
+    save_track(ring(), path)
+    return str(path)
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = cli.main(["testdrive", *argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_a_test_drive_prints_a_report_and_writes_the_json(
+    ring_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_file = tmp_path / "out" / "drive.json"
+    code, out, err = run(capsys, ring_file, "--races", "3", "--cars", "3",
+                         "--bots", "random,cautious", "--seed", "4", "--json", str(out_file))
+    assert code == 0, err
+    assert err == "", "no progress bar when stderr is not a terminal"
+    assert out.startswith(f"Test ring ({ring_file}): 3 races of 3 cars (random, cautious)")
+    assert "North" in out and "South" in out and f"wrote {out_file}" in out
+    report = json.loads(out_file.read_text(encoding="utf-8"))
+    assert report["file"] == ring_file
+    assert (report["races"], report["seed"], report["cars"]) == (3, 4, 3)
+    assert report["bots"] == ["random", "cautious", "random"]
+    assert set(report["winner_share"]) == {"random", "cautious"}
+    assert {"per_race", "per_lap", "histogram"} <= set(report["turns"])
+    assert [c["name"] for c in report["corners"]] == ["North", "South"]
+    assert {"name", "entries", "overshoot_rate", "mean_overshoot", "eliminations", "spins",
+            "tyre_wp"} <= set(report["corners"][0])
+    assert report["spaces"]["1-0"].keys() == {"stops", "overshoots", "eliminations"}
+    assert report["finished"] + sum(report["dnf"].values()) == 9
+
+
+def test_the_same_arguments_give_the_same_json_with_more_workers(
+    ring_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    texts = []
+    for workers in ("1", "2"):
+        out_file = tmp_path / f"w{workers}.json"
+        code, _, err = run(capsys, ring_file, "--races", "6", "--cars", "2", "--bot", "random",
+                           "--laps", "1", "--workers", workers, "--json", str(out_file))
+        assert code == 0, err
+        texts.append(out_file.read_text(encoding="utf-8"))
+    assert texts[0] == texts[1]
+    assert json.loads(texts[0])["laps"] == 1
+
+
+def test_json_to_stdout_prints_only_the_json(
+    ring_file: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, ring_file, "--races", "1", "--cars", "2", "--bot", "random",
+                       "--json", "-")
+    assert code == 0
+    assert json.loads(out)["races"] == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["missing.json"], "missing.json: no such file"),
+        (["{ring}", "--bot", "fast"], "unknown bot 'fast' (bots: "),
+        (["{ring}", "--bots", "random,"], "a bot name is missing"),
+        (["{ring}", "--ruleset", "no-such-preset"], "no preset of that name"),
+        (["{ring}", "--ruleset", "{bad_rules}"], "bad_rules.json: /name: required field"),
+        (["{ring}", "--cars", "11"], "the track has 10 grid slots on the circuit"),
+        (["{ring}", "--json", "{folder}"], "is a folder"),
+        (["{not_json}"], "line 1, column 1: not valid JSON"),
+        (["{ring}", "--races", "0"], "--races: 0 is less than 1"),
+        (["{ring}", "--cars", "many"], "--cars: 'many' is not a whole number"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(
+    ring_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    argv: list[str], message: str,
+) -> None:
+    bad_rules = tmp_path / "bad_rules.json"
+    bad_rules.write_text("{}", encoding="utf-8")
+    not_json = tmp_path / "notes.json"
+    not_json.write_text("laps: 2\n", encoding="utf-8")
+    names = {"ring": ring_file, "bad_rules": str(bad_rules), "folder": str(tmp_path),
+             "not_json": str(not_json)}
+    code, out, err = run(capsys, *(arg.format(**names) for arg in argv), "--races", "1")
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_the_progress_bar_draws_on_a_terminal_only() -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal, pipe = Terminal(), io.StringIO()
+    for stream in (terminal, pipe):
+        bar = ProgressBar(stream)
+        bar(5, 20)
+        bar.clear()
+    assert "\rtest drive [#######-----------------------] 5/20 races" in terminal.getvalue()
+    assert pipe.getvalue() == ""

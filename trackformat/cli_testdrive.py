@@ -1,0 +1,217 @@
+"""``trackformat testdrive``: race bots on a track many times and report how it plays.
+
+Prints a short report for people and, with ``--json``, writes the full one for programs (and
+for ``render --heatmap``). The same arguments give the same JSON whatever ``--workers`` is.
+Unreadable files, unknown bots and races that cannot start exit 2 with a message saying what
+is wrong and where. docs/testdrive.md explains every figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from trackformat.io import TrackFileError, dumps_document, load_track, write_text_atomically
+from trackformat.rules import DEFAULT_PRESET, RulesetError, load_ruleset
+from trackformat.sim.testdrive import (
+    DriveError,
+    DriveSpec,
+    batch_report,
+    bot_lineup,
+    driver_factories,
+    prepare,
+    run_batch,
+)
+
+EXIT_OK, EXIT_UNUSABLE = 0, 2
+DEFAULT_BOT = "cautious"
+"""The bot of every car unless told otherwise: it plays sensibly and finishes its races, so the
+report shows the track, not a bot's blunders."""
+
+
+def _count(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is less than {minimum}")
+        return value
+
+    return parse
+
+
+class ProgressBar:
+    """A one-line bar on a terminal, redrawn in place; nothing at all on a pipe or a file."""
+
+    WIDTH = 30
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.shown = stream.isatty()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.shown:
+            return
+        filled = self.WIDTH * done // max(total, 1)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self.stream.write(f"\rtest drive [{bar}] {done}/{total} races")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r" + " " * (self.WIDTH + 40) + "\r")
+            self.stream.flush()
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def _figure(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else f"{value:.1f}"
+    return str(value)
+
+
+def report_text(report: dict[str, Any], source: str) -> str:
+    """The report as a few lines and a table of corners, in lap order."""
+    turns, per_lap = report["turns"]["per_race"], report["turns"]["per_lap"]
+    cars_total = report["races"] * report["cars"]
+    lineup = ", ".join(dict.fromkeys(report["bots"]))
+    out = ", ".join(f"{cause} {n}" for cause, n in report["dnf"].items()) or "none"
+    wins = ", ".join(f"{bot} {_percent(share)}" for bot, share in report["winner_share"].items())
+    if report["no_winner"]:
+        wins += f" (no winner in {_percent(report['no_winner'])} of races)"
+    rows = [
+        ("turns per race", f"mean {_figure(turns['mean'])}, median {_figure(turns['median'])}, "
+                           f"p90 {_figure(turns['p90'])} (min {_figure(turns['min'])}, "
+                           f"max {_figure(turns['max'])})"),
+        ("turns per lap", f"mean {_figure(per_lap['mean'])}, median {_figure(per_lap['median'])}, "
+                          f"p90 {_figure(per_lap['p90'])}"),
+        ("finished", f"{report['finished']} of {cars_total} cars "
+                     f"({_percent(report['finish_rate'])})"),
+        ("out", out),
+        ("wins", wins),
+    ]
+    if report["completed"] < report["races"]:
+        rows.append(("turn limit", f"{report['races'] - report['completed']} races stopped "
+                                   "before every car was through"))
+    lines = [
+        f"{report['track']} ({source}): {report['races']} races of {report['cars']} cars "
+        f"({lineup}), {report['ruleset']}, {report['laps']} laps, seed {report['seed']}",
+        *(f"  {key:<16}{value}" for key, value in rows),
+    ]
+    header = ("corner", "stops", "entries", "overshoot", "mean", "out", "spins", "tyres WP")
+    table = [header] + [
+        (c["name"], str(c["stops"]), str(c["entries"]), _percent(c["overshoot_rate"]),
+         _figure(c["mean_overshoot"]), str(c["eliminations"]), str(c["spins"]),
+         str(c["tyre_wp"]))
+        for c in report["corners"]
+    ]
+    if len(table) > 1:
+        widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+        lines.append("")
+        for row in table:
+            cells = [row[0].ljust(widths[0])] + [
+                cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)
+            ]
+            lines.append("  " + "  ".join(cells))
+    return "\n".join(lines)
+
+
+def _cores() -> int:
+    """Cores this process may run on (fewer than the machine's under a CPU affinity mask)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def _fail(message: str) -> int:
+    print(message, file=sys.stderr)
+    return EXIT_UNUSABLE
+
+
+def cmd_testdrive(args: argparse.Namespace) -> int:
+    source = str(Path(args.track))
+    names = [n.strip() for n in args.bots.split(",")] if args.bots else [args.bot]
+    json_out = args.json
+    if json_out not in (None, "-") and Path(json_out).is_dir():
+        return _fail(f"{json_out}: is a folder; --json needs a file name")
+    try:
+        track = load_track(args.track)
+    except TrackFileError as err:
+        return _fail(err.render())
+    try:
+        rules = load_ruleset(args.ruleset)
+    except RulesetError as err:
+        return _fail(err.render())
+    try:
+        bots = bot_lineup(names, args.cars)
+    except DriveError as err:
+        return _fail(f"trackformat testdrive: {err}")
+    try:
+        spec = DriveSpec.of(track, rules, bots, seed=args.seed, laps=args.laps)
+        context = prepare(spec)
+    except DriveError as err:
+        return _fail(f"{source}: cannot test drive: {err}")
+    workers = args.workers or _cores()
+    bar = ProgressBar(sys.stderr)
+    started = time.perf_counter()
+    try:
+        stats = run_batch(spec, args.races, workers=workers, progress=bar, context=context)
+    finally:
+        bar.clear()
+    elapsed = time.perf_counter() - started
+    report = {"file": source, **batch_report(stats, context)}
+    text = dumps_document(report)
+    if json_out == "-":
+        sys.stdout.write(text)
+        return EXIT_OK
+    print(report_text(report, source))
+    print(f"\n  {args.races} races in {elapsed:.1f} s ({args.races / max(elapsed, 1e-9):.1f} "
+          f"races/s, {workers} worker{'s' if workers > 1 else ''})")
+    if json_out is not None:
+        try:
+            write_text_atomically(Path(json_out), text)
+        except OSError as err:
+            return _fail(f"{json_out}: cannot be written: {err.strerror or err}")
+        print(f"  wrote {json_out}")
+    return EXIT_OK
+
+
+def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
+    """Add the ``testdrive`` command to the command line's parser."""
+    drive = command("testdrive", "race bots on a track many times and report how it plays")
+    drive.add_argument("track", metavar="TRACK", help="track file")
+    drive.add_argument("--races", type=_count(1), default=100, metavar="N",
+                       help="races to run (default 100)")
+    drive.add_argument("--cars", type=_count(1), default=6, metavar="K",
+                       help="cars in each race (default 6)")
+    who = drive.add_mutually_exclusive_group()
+    known = ", ".join(sorted(driver_factories()))
+    who.add_argument("--bot", default=DEFAULT_BOT, metavar="NAME",
+                     help=f"the bot driving every car (default {DEFAULT_BOT}; bots: {known})")
+    who.add_argument("--bots", metavar="A,B,...",
+                     help="bots given to the cars in turn: car 1 A, car 2 B, ... then A again")
+    drive.add_argument("--ruleset", default=DEFAULT_PRESET, metavar="NAME|PATH",
+                       help=f"preset name or ruleset file (default {DEFAULT_PRESET})")
+    drive.add_argument("--laps", type=_count(1), metavar="L",
+                       help="laps per race (default: the track's)")
+    drive.add_argument("--seed", type=int, default=0, metavar="S",
+                       help="seed of the batch: the same seed gives the same report (default 0)")
+    drive.add_argument("--workers", type=_count(0), nargs="?", const=0, default=1, metavar="W",
+                       help="processes to race in; --workers alone or 0: every core (default 1)")
+    drive.add_argument("--json", metavar="OUT",
+                       help="write the full report as JSON to OUT ('-': to stdout, no text)")
+    drive.set_defaults(run=cmd_testdrive)
