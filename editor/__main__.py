@@ -2,4 +2,6 @@
 
 from editor.app import main
 
-raise SystemExit(main())
+# Guarded: test drives run in worker processes that import the main module again.
+if __name__ == "__main__":
+    raise SystemExit(main())

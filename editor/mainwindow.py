@@ -21,6 +21,7 @@ from editor.document import TrackDocument
 from editor.panels.inspector import Inspector
 from editor.panels.layers import LayersPanel
 from editor.panels.problems import ProblemsPanel
+from editor.panels.testdrive import TestDrivePanel
 from editor.scene.board_scene import BoardScene
 from editor.tools.base import Tool, ToolContext
 from editor.tools.registry import tool_classes
@@ -88,6 +89,12 @@ class MainWindow(QMainWindow):
         document.editFailed.connect(self.show_status)
         self.undo_view.setStack(document.undo_stack)
         self.inspector_dock.setWidget(Inspector(document))
+        if isinstance(self.testdrive_dock.widget(), TestDrivePanel):
+            self.testdrive_dock.widget().cancel()
+        drive = TestDrivePanel(document)
+        drive.heatmapChanged.connect(self.scene.show_heatmap)
+        drive.replayFrame.connect(self._replay_frame)
+        self.testdrive_dock.setWidget(drive)
         context = ToolContext(document, self.scene, self.show_status)
         self.tools = {cls.name: cls(context) for cls in tool_classes()}
         self.scene.clear_all()
@@ -197,6 +204,10 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
+            drive = self.testdrive_dock.widget()
+            if isinstance(drive, TestDrivePanel) and drive.running():
+                drive.cancel()
+                drive._stop_thread()
             if self.autosaver is not None:
                 self.autosaver.close()
             self.validation.wait(5000)
@@ -210,6 +221,10 @@ class MainWindow(QMainWindow):
         self.scene.show_track(new)
         self.validation.schedule(new)
         self._update_title()
+
+    def _replay_frame(self, frame: object) -> None:
+        cars = getattr(frame, "cars", ())
+        self.scene.show_cars([(c.car, c.space, c.status) for c in cars])
 
     def _rubber_band(self, ids: set[str], add: bool) -> None:
         self.document.set_selection(ids | self.document.selection if add else ids)
@@ -266,6 +281,11 @@ class MainWindow(QMainWindow):
             "History", self.undo_view, Qt.DockWidgetArea.RightDockWidgetArea
         )
         self.layers_dock = self._dock("Layers", self.layers, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.testdrive_dock = self._dock(
+            "Test drive", QWidget(), Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.tabifyDockWidget(self.problems_dock, self.testdrive_dock)
+        self.problems_dock.raise_()
         self.options_dock = self._dock(
             "Tool options", QLabel(""), Qt.DockWidgetArea.LeftDockWidgetArea
         )
@@ -316,6 +336,7 @@ class MainWindow(QMainWindow):
             self.history_dock,
             self.layers_dock,
             self.options_dock,
+            self.testdrive_dock,
         ):
             view.addAction(dock.toggleViewAction())
         tools_menu = bar.addMenu("&Tools")

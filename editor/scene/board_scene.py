@@ -7,7 +7,7 @@ few items each, are rebuilt when the spaces or links they depend on change.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
@@ -217,6 +217,9 @@ class BoardScene(QGraphicsScene):
         self.layer_items = {layer: [] for layer in Layer}
         self._link_paths = []
         self.scan_item = None
+        self.heat = {}
+        self.corner_paths = {}
+        self._corner_labels = {}
 
     # Problems and heatmap --------------------------------------------------------------------
 
@@ -248,6 +251,24 @@ class BoardScene(QGraphicsScene):
                 None if value <= 0 or Layer.HEATMAP in self.hidden else _heat_colour(value / top)
             )
             item.update()
+
+    def show_cars(self, cars: Sequence[tuple[int, str, str]]) -> None:
+        """Cars as (number, space id, status) on their spaces; empty hides them."""
+        for item in self.layer_items[Layer.CARS]:
+            self.removeItem(item)
+        self.layer_items[Layer.CARS] = []
+        centres = {s.id: s.centre for s in self.track.spaces} if self.track else {}
+        for number, space, status in cars:
+            if space not in centres:
+                continue
+            colour = style.CAR_COLOURS[number % len(style.CAR_COLOURS)]
+            out = status in ("eliminated",)
+            label = LabelItem(
+                str(number + 1), style.CAR_OUT if out else colour, QColor(255, 255, 255), 10.0
+            )
+            label.setPos(*centres[space])
+            label.setToolTip(f"car {number + 1}: {status} on {space}")
+            self._add(label, Layer.CARS)
 
     # Scan ------------------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ class Layer(StrEnum):
     GRID_PIT = "grid and pit"
     PROBLEMS = "problems"
     HEATMAP = "heatmap"
+    CARS = "cars"
 
 
 Z_ORDER = {
@@ -28,7 +29,23 @@ Z_ORDER = {
     Layer.LINKS: 20.0,
     Layer.GRID_PIT: 30.0,
     Layer.PROBLEMS: 40.0,
+    Layer.CARS: 50.0,
 }
+
+CAR_COLOURS = [
+    QColor(220, 30, 30),
+    QColor(30, 90, 220),
+    QColor(20, 150, 60),
+    QColor(240, 160, 0),
+    QColor(140, 40, 180),
+    QColor(0, 170, 190),
+    QColor(230, 90, 170),
+    QColor(110, 80, 40),
+    QColor(90, 90, 90),
+    QColor(250, 240, 40),
+]
+"""Car colours by car number (the game's ten cars)."""
+CAR_OUT = QColor(150, 150, 150)
 
 SPACE_FILL = {
     "track": QColor(235, 235, 235, 110),

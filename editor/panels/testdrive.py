@@ -1,0 +1,330 @@
+"""The test-drive panel: race simulated cars on the track in the background, read the report,
+paint a heatmap on the board, and replay one race turn by turn.
+
+The batch runs in a worker thread (and, with more than one worker, in worker processes), so the
+window stays usable; Cancel stops it between chunks of races. The numbers are the same as the
+command line's `trackformat testdrive` for the same settings.
+"""
+
+from __future__ import annotations
+
+import os
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, QThread, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QProgressBar,
+    QPushButton,
+    QSlider,
+    QSpinBox,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from editor.document import TrackDocument
+from editor.replay import Replay, record
+from trackformat.rules import RulesetError, load_ruleset, preset_names
+from trackformat.sim import Board
+from trackformat.sim.testdrive import (
+    DriveError,
+    DriveSpec,
+    batch_report,
+    bot_lineup,
+    driver_factories,
+    prepare,
+    run_batch,
+)
+
+HEAT_KINDS = ("none", "overshoots", "eliminations", "stops")
+
+
+class Cancelled(Exception):
+    """Raised from the progress callback to stop a batch."""
+
+
+class DriveJob(QObject):
+    """Runs one batch; lives in a worker thread."""
+
+    progress = Signal(int, int)
+    finished = Signal(object)
+    """The report (a dict), or None when cancelled."""
+    failed = Signal(str)
+
+    def __init__(self, spec: DriveSpec, races: int, workers: int) -> None:
+        super().__init__()
+        self.spec, self.races, self.workers = spec, races, workers
+        self.cancelled = False
+
+    def run(self) -> None:
+        def progress(done: int, total: int) -> None:
+            self.progress.emit(done, total)
+            if self.cancelled:
+                raise Cancelled
+
+        try:
+            context = prepare(self.spec)
+            stats = run_batch(self.spec, self.races, self.workers, progress, context)
+            self.finished.emit(batch_report(stats, context))
+        except Cancelled:
+            self.finished.emit(None)
+        except (DriveError, RulesetError, ValueError) as err:
+            self.failed.emit(str(err))
+
+
+class TestDrivePanel(QWidget):
+    """See the module docstring."""
+
+    heatmapChanged = Signal(object)
+    """Values per space id to paint (empty: none)."""
+    replayFrame = Signal(object)
+    """The replay frame to draw (None: hide the cars)."""
+
+    def __init__(self, document: TrackDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.report: dict[str, Any] | None = None
+        self.replay: Replay | None = None
+        self._thread: QThread | None = None
+        self._job: DriveJob | None = None
+        self._spec: DriveSpec | None = None
+
+        self.bots = QLineEdit("cautious", self)
+        self.bots.setToolTip(
+            f"Bot of each car, cycled over the cars: {', '.join(sorted(driver_factories()))}"
+        )
+        self.cars = QSpinBox(self)
+        self.cars.setRange(1, 10)
+        self.cars.setValue(6)
+        self.races = QSpinBox(self)
+        self.races.setRange(1, 100_000)
+        self.races.setValue(50)
+        self.seed = QSpinBox(self)
+        self.seed.setRange(0, 2_000_000_000)
+        self.seed.setValue(1)
+        self.ruleset = QComboBox(self)
+        self.ruleset.setEditable(True)
+        self.ruleset.addItems(preset_names())
+        self.ruleset.setToolTip("A preset, or the path of a ruleset file of your own")
+        self.laps = QSpinBox(self)
+        self.laps.setRange(0, 20)
+        self.laps.setSpecialValueText("track's")
+        self.workers = QSpinBox(self)
+        self.workers.setRange(1, max(os.cpu_count() or 1, 1))
+        self.workers.setValue(1)
+        self.workers.setToolTip("Worker processes; more finish sooner, same results")
+        form = QFormLayout()
+        for label, widget in (
+            ("Bots", self.bots),
+            ("Cars", self.cars),
+            ("Races", self.races),
+            ("Seed", self.seed),
+            ("Rules", self.ruleset),
+            ("Laps", self.laps),
+            ("Workers", self.workers),
+        ):
+            form.addRow(label, widget)
+
+        self.run_button = QPushButton("Run", self)
+        self.run_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.progress = QProgressBar(self)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.run_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addWidget(self.progress, 1)
+
+        self.view = QTextBrowser(self)
+        self.heat = QComboBox(self)
+        self.heat.addItems(HEAT_KINDS)
+        self.heat.currentTextChanged.connect(self._heat_changed)
+
+        self.race_number = QSpinBox(self)
+        self.race_number.setRange(0, 99_999)
+        self.replay_button = QPushButton("Replay race", self)
+        self.replay_button.clicked.connect(self.load_replay)
+        self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.valueChanged.connect(self.show_frame)
+        self.back = QPushButton("<", self)
+        self.back.clicked.connect(lambda: self.slider.setValue(self.slider.value() - 1))
+        self.forward = QPushButton(">", self)
+        self.forward.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
+        self.turn_label = QLabel("", self)
+        self.events = QListWidget(self)
+        replay_row = QHBoxLayout()
+        for widget in (
+            QLabel("Race"),
+            self.race_number,
+            self.replay_button,
+            self.back,
+            self.slider,
+            self.forward,
+            self.turn_label,
+        ):
+            replay_row.addWidget(widget)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addLayout(buttons)
+        layout.addWidget(self.view, 3)
+        heat_row = QHBoxLayout()
+        heat_row.addWidget(QLabel("Heatmap"))
+        heat_row.addWidget(self.heat, 1)
+        layout.addLayout(heat_row)
+        layout.addLayout(replay_row)
+        layout.addWidget(self.events, 1)
+        self.status = QLabel("", self)
+        layout.addWidget(self.status)
+        self._set_replay_enabled(False)
+
+    # Running ---------------------------------------------------------------------------------
+
+    def _make_spec(self) -> DriveSpec:
+        names = [n.strip() for n in self.bots.text().split(",")]
+        bots = bot_lineup(names, self.cars.value())
+        rules = load_ruleset(self.ruleset.currentText().strip() or "formula-d")
+        return DriveSpec.of(
+            self.document.track, rules, bots, self.seed.value(), laps=self.laps.value() or None
+        )
+
+    def start(self) -> bool:
+        """Start a batch with the panel's settings; False (and a message) when they are wrong."""
+        if self._thread is not None:
+            return False
+        try:
+            spec = self._make_spec()
+        except (DriveError, RulesetError, ValueError) as err:
+            self.status.setText(str(err))
+            return False
+        self._spec = spec
+        self._job = DriveJob(spec, self.races.value(), self.workers.value())
+        self._thread = QThread(self)
+        self._job.moveToThread(self._thread)
+        self._thread.started.connect(self._job.run)
+        self._job.progress.connect(self._progress)
+        self._job.finished.connect(self._finished)
+        self._job.failed.connect(self._failed)
+        self.progress.setRange(0, self.races.value())
+        self.progress.setValue(0)
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.status.setText("racing...")
+        self._thread.start()
+        return True
+
+    def cancel(self) -> None:
+        if self._job is not None:
+            self._job.cancelled = True
+            self.status.setText("cancelling...")
+
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def _progress(self, done: int, total: int) -> None:
+        self.progress.setValue(done)
+        self.status.setText(f"{done} of {total} races")
+
+    def _stop_thread(self) -> None:
+        if self._thread is not None:
+            self._thread.quit()
+            self._thread.wait()
+            self._thread.deleteLater()
+        self._thread, self._job = None, None
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+
+    def _finished(self, report: dict[str, Any] | None) -> None:
+        self._stop_thread()
+        if report is None:
+            self.status.setText("cancelled")
+            return
+        self.report = report
+        self.view.setHtml(report_html(report))
+        self.status.setText(f"{report['races']} races done")
+        self.race_number.setMaximum(max(report["races"] - 1, 0))
+        self._set_replay_enabled(True)
+        self._heat_changed(self.heat.currentText())
+
+    def _failed(self, message: str) -> None:
+        self._stop_thread()
+        self.status.setText(message)
+
+    # Heatmap and replay ----------------------------------------------------------------------
+
+    def heat_values(self, kind: str) -> dict[str, float]:
+        if self.report is None or kind == "none":
+            return {}
+        return {
+            space: float(counts[kind])
+            for space, counts in self.report["spaces"].items()
+            if counts.get(kind)
+        }
+
+    def _heat_changed(self, kind: str) -> None:
+        self.heatmapChanged.emit(self.heat_values(kind))
+
+    def load_replay(self) -> bool:
+        if self._spec is None or self.report is None:
+            return False
+        spec = self._spec
+        board = Board.of(self.document.track)
+        rules = load_ruleset(self.ruleset.currentText().strip() or "formula-d")
+        self.replay = record(
+            board, rules, spec.bots, spec.seed, self.race_number.value(), spec.laps, spec.max_turns
+        )
+        self.slider.setRange(0, len(self.replay.frames) - 1)
+        self.slider.setValue(0)
+        self.show_frame(0)
+        return True
+
+    def show_frame(self, index: int) -> None:
+        if self.replay is None or not 0 <= index < len(self.replay.frames):
+            return
+        frame = self.replay.frames[index]
+        self.turn_label.setText(f"turn {frame.turn} / {self.replay.frames[-1].turn}")
+        self.events.clear()
+        self.events.addItems(list(frame.events))
+        self.replayFrame.emit(frame)
+
+    def _set_replay_enabled(self, enabled: bool) -> None:
+        for widget in (self.race_number, self.replay_button, self.slider, self.back, self.forward):
+            widget.setEnabled(enabled)
+
+
+def report_html(report: dict[str, Any]) -> str:
+    """The report as a small HTML page: summary, DNF causes, winners, the corner table."""
+    turns = report["turns"]["per_race"]
+    parts = [
+        f"<h3>{escape(str(report['track']))}: {report['races']} races of {report['cars']} cars, "
+        f"{report['laps']} laps ({escape(str(report['ruleset']))})</h3>",
+        f"<p>Turns per race: mean {turns['mean']}, median {turns['median']}, 90% within "
+        f"{turns['p90']}. Cars finishing: {report['finish_rate']:.0%}.</p>",
+    ]
+    if report["dnf"]:
+        causes = ", ".join(f"{escape(cause)} {count}" for cause, count in report["dnf"].items())
+        parts.append(f"<p>Out of the race: {causes}.</p>")
+    winners = ", ".join(
+        f"{escape(bot)} {share:.0%}" for bot, share in report["winner_share"].items()
+    )
+    parts.append(f"<p>Wins: {winners}.</p>")
+    rows = "".join(
+        f"<tr><td>{escape(c['name'])}</td><td>{c['stops']}</td><td>{c['entries']}</td>"
+        f"<td>{c['overshoot_rate']:.0%}</td><td>{c['mean_overshoot']}</td>"
+        f"<td>{c['eliminations']}</td><td>{c['spins']}</td><td>{c['tyre_wp']}</td></tr>"
+        for c in report["corners"]
+    )
+    parts.append(
+        "<table border=1 cellspacing=0 cellpadding=3><tr><th>Corner</th><th>Stops</th>"
+        "<th>Entries</th><th>Overshoot</th><th>Mean over</th><th>Out</th><th>Spins</th>"
+        f"<th>Tyre WP</th></tr>{rows}</table>"
+    )
+    return "".join(parts)

@@ -1,0 +1,86 @@
+"""One race recorded turn by turn, for the replay on the board. No Qt.
+
+A batch keeps counts, not races; to watch one, its seed is raced again (races are deterministic:
+the same seed, track, rules and bots give the same race) and the cars' places are kept after
+every turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from trackformat.rules import Ruleset
+from trackformat.sim import Board
+from trackformat.sim import events as ev
+from trackformat.sim.race import Race
+from trackformat.sim.state import RaceState
+from trackformat.sim.testdrive import driver_factories, race_seed
+
+
+@dataclass(frozen=True)
+class CarFrame:
+    """A car after a turn."""
+
+    car: int
+    space: str
+    gear: int
+    lap: int
+    status: str
+    bot: str
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The race after one turn (turn 0: on the grid), and what happened in that turn."""
+
+    turn: int
+    cars: tuple[CarFrame, ...]
+    events: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Replay:
+    seed: int
+    frames: tuple[Frame, ...]
+    finish_order: tuple[int, ...]
+
+
+def _cars(state: RaceState, bots: tuple[str, ...]) -> tuple[CarFrame, ...]:
+    return tuple(
+        CarFrame(c.index, c.space, c.gear, c.lap, c.status.value, bots[c.index]) for c in state.cars
+    )
+
+
+def describe(event: ev.Event) -> str:
+    """One line for the replay's event list."""
+    name = type(event).__name__
+    values = {f.name: getattr(event, f.name) for f in fields(event) if f.name != "turn"}
+    details = ", ".join(f"{k} {v}" for k, v in values.items())
+    return f"{name}: {details}"
+
+
+def record(
+    board: Board,
+    rules: Ruleset,
+    bots: tuple[str, ...],
+    seed: int,
+    index: int,
+    laps: int,
+    max_turns: int | None = None,
+) -> Replay:
+    """Race number ``index`` of a batch with ``seed`` again, keeping a frame per turn."""
+    race_seed_value = race_seed(seed, index)
+    factories = driver_factories()
+    drivers = [factories[name](race_seed_value) for name in bots]
+    race = Race(board, rules, drivers, race_seed_value, laps)
+    frames = [Frame(0, _cars(race.state, bots), tuple(describe(e) for e in race.events))]
+    limit = max_turns if max_turns is not None else 4 * board.lap_length * (laps + 1) + 100
+    seen = len(race.events)
+    while not race.state.over and race.state.turn < limit:
+        race.play_turn()
+        fresh = race.events[seen:]
+        seen = len(race.events)
+        frames.append(
+            Frame(race.state.turn, _cars(race.state, bots), tuple(describe(e) for e in fresh))
+        )
+    return Replay(race_seed_value, tuple(frames), race.state.finish_order)
