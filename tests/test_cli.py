@@ -228,7 +228,7 @@ def test_render_delegates_to_the_renderer(
     assert code == cli.EXIT_OK
     ((track, out_path, options),) = calls
     assert track == ring() and out_path == out
-    assert options == {"track_path": Path(path), "heatmap": report}
+    assert options == {"track_path": Path(path), "heatmap": report, "heat": "stops"}
     assert f"wrote {out}" in printed
 
 

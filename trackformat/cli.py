@@ -292,6 +292,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {"track_path": Path(args.track)}
     if args.heatmap is not None:
         options["heatmap"] = Path(args.heatmap)
+        options["heat"] = args.heat
     try:
         render_to_file(track, out, **options)
     except TrackFileError as err:
@@ -349,7 +350,14 @@ def build_parser() -> argparse.ArgumentParser:
     render = command("render", "draw a track to a PNG or SVG picture")
     render.add_argument("track", metavar="TRACK", help="track file")
     render.add_argument("-o", "--output", required=True, metavar="OUT", help="OUT.png or OUT.svg")
-    render.add_argument("--heatmap", metavar="REPORT", help="colour spaces from a JSON report")
+    render.add_argument(
+        "--heatmap", metavar="REPORT",
+        help="colour spaces from a test-drive report (or a JSON object of space ids and numbers)",
+    )
+    render.add_argument(
+        "--heat", choices=("stops", "overshoots", "eliminations"), default="stops",
+        help="which count of a test-drive report to paint (default: stops)",
+    )
     render.set_defaults(run=cmd_render)
 
     from trackformat import cli_interop, cli_testdrive

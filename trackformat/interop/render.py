@@ -30,12 +30,20 @@ SUFFIXES = (".png", ".svg")
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
+HEAT_KEY = "stops"
+"""What a test-drive report's heatmap shows by default: how many moves ended on each space."""
+
+HEAT_KINDS = ("stops", "overshoots", "eliminations")
+"""The per-space counts of a test-drive report."""
+
+
 def render_to_file(
     track: Track,
     out: str | os.PathLike[str],
     *,
     track_path: str | os.PathLike[str] | None = None,
     heatmap: Mapping[str, float] | str | os.PathLike[str] | None = None,
+    heat: str = HEAT_KEY,
 ) -> None:
     """Draw ``track`` to ``out``, a ``.png`` or ``.svg`` file, at the board's size.
 
@@ -43,8 +51,8 @@ def render_to_file(
     underneath (unless that picture is ``out`` itself). ``heatmap`` maps space ids to values,
     painted from blue (0, or the lowest value if below) to red (the highest); spaces it leaves
     out keep their usual colour. It may also be the path of a JSON file (see
-    :func:`load_heatmap`). Raises ``ValueError`` for any other suffix, or a heatmap file that
-    cannot be used, with a message saying why.
+    :func:`load_heatmap`; ``heat`` picks which count of a test-drive report is shown). Raises
+    ``ValueError`` for any other suffix, or a heatmap file that cannot be used, saying why.
     """
     target = Path(out)
     suffix = target.suffix.lower()
@@ -53,7 +61,9 @@ def render_to_file(
         raise ValueError(
             f"cannot draw a track to {target.name!r} ({shown}): name a .png or .svg file"
         )
-    values = heatmap if heatmap is None or isinstance(heatmap, Mapping) else load_heatmap(heatmap)
+    values = (
+        heatmap if heatmap is None or isinstance(heatmap, Mapping) else load_heatmap(heatmap, heat)
+    )
     scene = build_scene(track, values)
     backdrop = _board_picture(track, track_path, target)
     if suffix == ".svg":
@@ -66,14 +76,13 @@ def render_to_file(
     image.save(target, format="PNG", optimize=True)
 
 
-HEAT_KEY = "stops"
-"""What a test-drive report's heatmap shows: how many moves ended on each space."""
-
-
-def load_heatmap(path: str | os.PathLike[str]) -> dict[str, float]:
+def load_heatmap(path: str | os.PathLike[str], heat: str = HEAT_KEY) -> dict[str, float]:
     """Values per space from a JSON file: ``{"space id": number, ...}``, or a test-drive report
-    (``trackformat testdrive --json``), whose ``spaces`` give each space's :data:`HEAT_KEY`.
+    (``trackformat testdrive --json``), whose ``spaces`` give each space's counts; ``heat`` is
+    the count to show (one of :data:`HEAT_KINDS`).
     """
+    if heat not in HEAT_KINDS:
+        raise ValueError(f"heatmap: {heat!r} is not one of {', '.join(HEAT_KINDS)}")
     source = Path(path)
     try:
         document = json.loads(source.read_text(encoding="utf-8"))
@@ -90,11 +99,11 @@ def load_heatmap(path: str | os.PathLike[str]) -> dict[str, float]:
     values: dict[str, float] = {}
     for space_id, value in spaces.items():
         if isinstance(value, dict):
-            value = value.get(HEAT_KEY)
+            value = value.get(heat)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(
                 f"heatmap {source}: the value of space {space_id!r} is not a number"
-                + (f" (nor an object with a number under {HEAT_KEY!r})" if value is None else "")
+                + (f" (nor an object with a number under {heat!r})" if value is None else "")
             )
         values[str(space_id)] = float(value)
     return values
