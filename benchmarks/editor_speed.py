@@ -94,12 +94,45 @@ def refresh_time(window, repeats: int) -> list[float]:  # type: ignore[no-untype
     return durations
 
 
+def _with_big_scan(folder: Path, width: int) -> Path:
+    """Monaco over a generated scan ``width`` pixels wide (a JPEG, as scans are), scaled to it."""
+    import numpy as np
+    from PySide6.QtGui import QColor, QPen
+
+    from editor.alignment import transform_track
+    from trackformat.io import load_track
+
+    track = load_track(ROOT / "tracks" / "monaco.json")
+    factor = width / track.board.width
+    height = round(track.board.height * factor)
+    picture = QImage(width, height, QImage.Format.Format_RGB32)
+    picture.fill(QColor(70, 120, 70))
+    painter = QPainter(picture)
+    painter.setPen(QPen(QColor(200, 200, 200), 3))
+    for x in range(0, width, 37):  # texture, so the JPEG weighs what a real scan does
+        painter.drawLine(x, 0, (x * 7) % width, height)
+    painter.end()
+    scan = folder / "big-scan.jpg"
+    picture.save(str(scan), "JPEG", 85)
+    scaled = transform_track(track, np.array([[factor, 0.0, 0.0], [0.0, factor, 0.0]]))
+    board = scaled.board.model_copy(update={"image": scan.name, "width": width, "height": height})
+    path = folder / f"monaco-over-{width}px-scan.json"
+    save_track(scaled.model_copy(update={"board": board}), path)
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--track", type=Path, action="append", help="track files (default: Monaco)")
     parser.add_argument("--frames", type=int, default=90)
     parser.add_argument(
         "--big", type=int, default=5000, help="spaces of the generated ring (0: none)"
+    )
+    parser.add_argument(
+        "--scan",
+        type=int,
+        default=8000,
+        help="also open Monaco over a generated JPEG scan this wide (0: none)",
     )
     args = parser.parse_args()
 
@@ -113,6 +146,8 @@ def main() -> None:
             big = Path(folder) / f"ring-{args.big}.json"
             save_track(track_from_document(ring_document(4, per_lane), "ring"), big)
             tracks.append(big)
+        if args.scan:
+            tracks.append(_with_big_scan(Path(folder), args.scan))
         settings = QSettings(str(Path(folder) / "settings.ini"), QSettings.Format.IniFormat)
         header = f"{'track':28} {'spaces':>7} {'open s':>8} {'frames/s':>9}"
         print(header + f" {'problems ms (median, max)':>27}")

@@ -89,8 +89,10 @@ class MainWindow(QMainWindow):
         document.editFailed.connect(self.show_status)
         self.undo_view.setStack(document.undo_stack)
         self.inspector_dock.setWidget(Inspector(document))
-        if isinstance(self.testdrive_dock.widget(), TestDrivePanel):
-            self.testdrive_dock.widget().cancel()
+        previous = self.testdrive_dock.widget()
+        if isinstance(previous, TestDrivePanel) and previous.running():
+            previous.cancel()
+            previous._stop_thread()
         drive = TestDrivePanel(document)
         drive.heatmapChanged.connect(self.scene.show_heatmap)
         drive.replayFrame.connect(self._replay_frame)

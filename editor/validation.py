@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 from trackformat.lint import Report, validate
 from trackformat.model import Track
 
-DEFAULT_DELAY_MS = 120
+DEFAULT_DELAY_MS = 60
 
 
 class _Relay(QObject):

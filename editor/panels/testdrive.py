@@ -161,7 +161,7 @@ class TestDrivePanel(QWidget):
         self.turn_label = QLabel("", self)
         self.events = QListWidget(self)
         replay_row = QHBoxLayout()
-        for widget in (
+        replay_widgets: tuple[QWidget, ...] = (
             QLabel("Race"),
             self.race_number,
             self.replay_button,
@@ -169,8 +169,9 @@ class TestDrivePanel(QWidget):
             self.slider,
             self.forward,
             self.turn_label,
-        ):
-            replay_row.addWidget(widget)
+        )
+        for part in replay_widgets:
+            replay_row.addWidget(part)
 
         layout = QVBoxLayout(self)
         layout.addLayout(form)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImageReader, QPainterPath, QPixmap, QPolygonF
@@ -51,7 +52,10 @@ class BoardScene(QGraphicsScene):
         self.scan_item: QGraphicsPixmapItem | None = None
         self.scan_path: Path | None = None
         self.scan_opacity = 0.85
-        self._link_paths: list[QGraphicsPathItem] = []
+        self._link_tiles: dict[tuple[bool, int, int], tuple[Any, QGraphicsPathItem]] = {}
+        """Arrow path items by tile, with the arrows each was drawn from."""
+        self._corner_items: dict[str, tuple[Any, Any, CornerItem]] = {}
+        """Each corner's outline item, with the corner and its spaces it was drawn from."""
         self.heat: dict[str, float] = {}
         self.corner_paths: dict[str, tuple[int | None, int | None]] = {}
         self._corner_labels: dict[str, tuple[float, float]] = {}
@@ -118,43 +122,60 @@ class BoardScene(QGraphicsScene):
             self._remove(self.space_items.pop(space_id), Layer.SPACES)
 
     def _rebuild_links(self, track: Track) -> None:
-        for item in self._link_paths:
-            self._remove(item, Layer.LINKS)
-        self._link_paths = []
-        centres = {s.id: QPointF(*s.centre) for s in track.spaces}
+        centres = {s.id: s.centre for s in track.spaces}
         in_corner = {s for c in track.corners for s in c.spaces}
         links = list(track.links)
         if track.pit_lane:
             links += list(track.pit_lane.entry) + list(track.pit_lane.exit)
         size = _typical_size(track)
         # Arrows are grouped by board tile, one path item per tile and kind: the view then
-        # skips the tiles off screen instead of clipping one huge path on every frame.
-        tiles: dict[tuple[bool, int, int], list[tuple[QPointF, QPointF]]] = {}
+        # skips the tiles off screen instead of clipping one huge path on every frame, and an
+        # edit redraws only the tiles whose arrows changed.
+        tiles: dict[
+            tuple[bool, int, int], list[tuple[tuple[float, float], tuple[float, float]]]
+        ] = {}
         tile = size * TILE_SPACES
         for link in links:
             if link.from_ in centres and link.to in centres:
                 start, end = centres[link.from_], centres[link.to]
                 key = (
                     link.from_ in in_corner or link.to in in_corner,
-                    int(start.x() // tile),
-                    int(start.y() // tile),
+                    int(start[0] // tile),
+                    int(start[1] // tile),
                 )
                 tiles.setdefault(key, []).append((start, end))
-        for (corner, _, _), pairs in sorted(tiles.items()):
-            item = QGraphicsPathItem(arrow_path(pairs, size * 0.25))
-            colour, width = (style.CORNER_LINK_COLOUR, 1.6) if corner else (style.LINK_COLOUR, 1.0)
+        for key in [k for k in self._link_tiles if tiles.get(k) != self._link_tiles[k][0]]:
+            self._remove(self._link_tiles.pop(key)[1], Layer.LINKS)
+        for key, pairs in tiles.items():
+            if key in self._link_tiles:
+                continue
+            item = QGraphicsPathItem(
+                arrow_path([(QPointF(*a), QPointF(*b)) for a, b in pairs], size * 0.25)
+            )
+            colour, width = (style.CORNER_LINK_COLOUR, 1.6) if key[0] else (style.LINK_COLOUR, 1.0)
             item.setPen(style.cosmetic_pen(colour, width))
             self._add(item, Layer.LINKS)
-            self._link_paths.append(item)
+            self._link_tiles[key] = (pairs, item)
 
     def _rebuild_corners(self, track: Track) -> None:
-        for item in self.layer_items[Layer.CORNERS]:
-            self.removeItem(item)
-        self.layer_items[Layer.CORNERS] = []
-        self._corner_labels = {}
-        polygons = {s.id: s.polygon for s in track.spaces}
-        for corner in track.corners:
-            shapes = [Polygon(polygons[s]) for s in corner.spaces if s in polygons]
+        spaces = {s.id: s for s in track.spaces}
+        wanted = {c.id: (c, tuple(spaces.get(i) for i in c.spaces)) for c in track.corners}
+        for corner_id in list(self._corner_items):
+            shown = self._corner_items[corner_id]
+            now = wanted.get(corner_id)
+            same = (
+                now is not None
+                and now[0].spaces == shown[0].spaces
+                and all(a is b for a, b in zip(now[1], shown[1], strict=True))
+            )
+            if not same:
+                self._remove(self._corner_items.pop(corner_id)[2], Layer.CORNERS)
+                self._corner_labels.pop(corner_id, None)
+        for corner_id, (corner, members) in wanted.items():
+            if corner_id in self._corner_items:
+                self._corner_items[corner_id] = (corner, members, self._corner_items[corner_id][2])
+                continue
+            shapes = [Polygon(s.polygon) for s in members if s is not None]
             shapes = [p if p.is_valid else p.buffer(0) for p in shapes]
             if not shapes:
                 continue
@@ -168,6 +189,7 @@ class BoardScene(QGraphicsScene):
             corner_item = CornerItem(corner.id, path)
             corner_item.selected = corner.id in self.selection
             self._add(corner_item, Layer.CORNERS)
+            self._corner_items[corner_id] = (corner, members, corner_item)
             centre = outline.centroid
             self._corner_labels[corner.id] = (centre.x, centre.y)
         self._rebuild_corner_labels(track)
@@ -215,7 +237,8 @@ class BoardScene(QGraphicsScene):
         self.track = None
         self.space_items = {}
         self.layer_items = {layer: [] for layer in Layer}
-        self._link_paths = []
+        self._link_tiles = {}
+        self._corner_items = {}
         self.scan_item = None
         self.heat = {}
         self.corner_paths = {}
