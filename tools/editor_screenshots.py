@@ -103,11 +103,39 @@ def problems(app: QApplication, window) -> None:  # type: ignore[no-untyped-def]
     shot(window, "problems")
 
 
+def testdrive(app: QApplication, window) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(MONACO)
+    window.testdrive_dock.raise_()
+    panel = window.testdrive_dock.widget()
+    panel.bots.setText("cautious")
+    panel.cars.setValue(6)
+    panel.races.setValue(20)
+    panel.start()
+    while panel.running():
+        app.processEvents()
+    panel.heat.setCurrentText("stops")
+    settle(app, window)
+    shot(window, "testdrive")
+    panel.heat.setCurrentText("none")
+    panel.race_number.setValue(3)
+    panel.load_replay()
+    panel.slider.setValue(min(12, panel.slider.maximum()))
+    from editor.scene.style import Layer
+
+    cars = QRectF()
+    for item in window.scene.layer_items[Layer.CARS]:
+        cars = cars.united(QRectF(item.scenePos(), item.scenePos()).adjusted(-1, -1, 1, 1))
+    window.view.fitInView(cars.adjusted(-250, -250, 250, 250), Qt.AspectRatioMode.KeepAspectRatio)
+    settle(app, window)
+    shot(window, "replay")
+
+
 WORKFLOWS: dict[str, Callable[[QApplication, object], None]] = {
     "monaco": opened,
     "lanes": lanes,
     "corner": corner,
     "problems": problems,
+    "testdrive": testdrive,
 }
 
 
