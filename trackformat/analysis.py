@@ -198,3 +198,21 @@ def route_avoiding(
                     following.append(nxt)
         frontier = following
     return None
+
+
+def reachable(graph: nx.DiGraph, sources: Iterable[str], *, backwards: bool = False) -> set[str]:
+    """Every space reachable from any of ``sources`` (them included), or with ``backwards``
+    every space from which one of them is reached. One search for all sources together, where
+    a search per source (as ``nx.descendants`` would be used) repeats the work."""
+    step = graph.pred if backwards else graph.succ
+    seen = {s for s in sources if s in graph}
+    frontier = list(seen)
+    while frontier:
+        following = []
+        for node in frontier:
+            for nxt in step[node]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    following.append(nxt)
+        frontier = following
+    return seen

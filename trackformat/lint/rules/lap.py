@@ -178,7 +178,7 @@ def backward_link(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     space of a lane onto the finish line is the end of the lap, not a backward link. Such a link
     is usually drawn the wrong way round: turn it, or delete it. Each link is reported once.
     """
-    pointers = link_pointers(track)
+    pointers = link_pointers(graphs)
     for pair, reason in sorted(lap_faults(graphs).backward.items()):
         yield Finding(
             f"link {link_name(pair)} {reason}; a move goes forward round the lap, so turn the "
@@ -203,7 +203,7 @@ def lane_jump(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     A link between spaces two or more lanes apart is usually meant for the lane in between;
     point it at the right space.
     """
-    pointers = link_pointers(track)
+    pointers = link_pointers(graphs)
     for u, v in graphs.circuit.edges:
         lane_u, lane_v = graphs.lane_of(u), graphs.lane_of(v)
         a, b = graphs.lane_number(lane_u), graphs.lane_number(lane_v)
@@ -349,7 +349,7 @@ def line_crossing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     finish = set(graphs.finish)
     if not finish:
         return
-    pointers = link_pointers(track)
+    pointers = link_pointers(graphs)
     # A lane the line does not cut is LAP004's; a move into it is not a way round the line.
     covered = {graphs.lane_of(s) for s in finish}
     entered: set[str] = set()

@@ -12,6 +12,7 @@ from itertools import pairwise
 
 import networkx as nx
 
+from trackformat.analysis import reachable
 from trackformat.graph import LinkKind, TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
@@ -73,9 +74,7 @@ def unreachable_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         sources, origin = list(graphs.finish), "the finish line (the track has no grid)"
     if not sources:
         return
-    reached = set(sources)
-    for source in sources:
-        reached |= nx.descendants(graphs.moves, source)
+    reached = reachable(graphs.moves, sources)
     lost = [s for s in graphs.circuit if s not in reached]
     for group in _groups(graphs, lost):
         verb = "is" if len(group) == 1 else "are"
@@ -103,9 +102,7 @@ def cannot_finish(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     """
     if not graphs.finish:
         return
-    can_finish = set(graphs.finish)
-    for target in graphs.finish:
-        can_finish |= nx.ancestors(graphs.moves, target)
+    can_finish = reachable(graphs.moves, graphs.finish, backwards=True)
     stuck = [s for s in graphs.circuit if s not in can_finish]
     for group in _groups(graphs, stuck):
         yield _at(
@@ -190,8 +187,8 @@ def loop_broken(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     assert main_index is not None
     main = components[main_index]
     anchor = next(iter(main))
-    ahead = nx.descendants(circuit, anchor) | {anchor}
-    behind = nx.ancestors(circuit, anchor) | {anchor}
+    ahead = reachable(circuit, [anchor])
+    behind = reachable(circuit, [anchor], backwards=True)
     parts = f"the circuit falls into {len(components)} parts"
     for index, component in enumerate(components):
         if index == main_index:
@@ -247,7 +244,7 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         return  # every listed space is unknown: REF004 says so
     position = {space_id: k for k, (_, space_id) in enumerate(chain)}
     first, last = chain[0][1], chain[-1][1]
-    pointers = link_pointers(track)
+    pointers = link_pointers(graphs)
     moves = graphs.moves
 
     if not pit_lane.entry:

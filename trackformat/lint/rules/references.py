@@ -265,8 +265,13 @@ def link_entries(track: Track) -> list[tuple[str, Link]]:
     return entries
 
 
-def link_pointers(track: Track) -> dict[tuple[str, str], str]:
-    """JSON pointer of each link (from, to) in the file, the first one if it is listed twice."""
+def link_pointers(graphs: TrackGraphs) -> dict[tuple[str, str], str]:
+    """JSON pointer of each link (from, to) in the file, the first one if it is listed twice
+    (worked out once per validation: several rules ask)."""
+    return graphs.remember("link_pointers", lambda: _link_pointers(graphs.track))
+
+
+def _link_pointers(track: Track) -> dict[tuple[str, str], str]:
     pointers: dict[tuple[str, str], str] = {}
     for pointer, link in link_entries(track):
         pointers.setdefault((link.from_, link.to), pointer)
