@@ -43,7 +43,9 @@ class SpaceShapes:
     """Typical size of a space in pixels (median square root of the areas); tolerances follow it."""
     valid: np.ndarray = field(repr=False, default_factory=lambda: np.array([], dtype=bool))
     """Whether each outline is a valid polygon (invalid ones are repaired in ``polygons``)."""
-    _side_cache: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = field(
+    _side_cache: (
+        tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None
+    ) = field(
         default=None, repr=False
     )
 
@@ -101,7 +103,7 @@ class SpaceShapes:
         if len(pairs) == 0:
             return np.array([])
         index = np.asarray(pairs)
-        starts, ends, first, count = self._sides()
+        starts, ends, first, count, unit, length_of = self._sides()
         left, right = index[:, 0], index[:, 1]
         combos = count[left] * count[right]
         total = int(combos.sum())
@@ -109,31 +111,31 @@ class SpaceShapes:
         offset = np.arange(total) - np.repeat(np.cumsum(combos) - combos, combos)
         side_a = first[left][pair_of] + offset // count[right][pair_of]
         side_b = first[right][pair_of] + offset % count[right][pair_of]
-        a0, a1 = starts[side_a], ends[side_a]
+        a0 = starts[side_a]
         b0, b1 = starts[side_b], ends[side_b]
-        along = a1 - a0
-        length = np.hypot(along[:, 0], along[:, 1])
-        usable = length > 1e-9
-        unit = np.zeros_like(along)
-        unit[usable] = along[usable] / length[usable, None]
+        ux, uy = unit[side_a, 0], unit[side_a, 1]
+        length = length_of[side_a]
 
         def across(point: np.ndarray) -> np.ndarray:
             rel = point - a0
-            return np.asarray(np.abs(unit[:, 0] * rel[:, 1] - unit[:, 1] * rel[:, 0]))
+            return np.asarray(np.abs(ux * rel[:, 1] - uy * rel[:, 0]))
 
         def position(point: np.ndarray) -> np.ndarray:
             rel = point - a0
-            return np.asarray(unit[:, 0] * rel[:, 0] + unit[:, 1] * rel[:, 1])
+            return np.asarray(ux * rel[:, 0] + uy * rel[:, 1])
 
-        parallel = usable & (across(b0) <= tolerance) & (across(b1) <= tolerance)
+        parallel = (length > 1e-9) & (across(b0) <= tolerance) & (across(b1) <= tolerance)
         t0, t1 = position(b0), position(b1)
         low = np.maximum(np.minimum(t0, t1), 0.0)
         high = np.minimum(np.maximum(t0, t1), length)
         overlap = np.where(parallel, np.clip(high - low, 0.0, None), 0.0)
         return np.bincount(pair_of, weights=overlap, minlength=len(index))
 
-    def _sides(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Every side of every outline: start and end points, and where each outline's begin."""
+    def _sides(
+        self,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Every side of every outline: start and end points, where each outline's begin and how
+        many it has, and each side's direction (a unit vector) and length."""
         if self._side_cache is None:
             coords, owner = shapely.get_coordinates(
                 shapely.get_exterior_ring(self.polygons), return_index=True
@@ -146,7 +148,12 @@ class SpaceShapes:
             side_owner = owner[:-1][keep[:-1]]
             count = np.bincount(side_owner, minlength=len(self.polygons))
             first = np.cumsum(count) - count
-            self._side_cache = (starts, ends, first, count)
+            along = ends - starts
+            length = np.hypot(along[:, 0], along[:, 1])
+            unit = np.zeros_like(along)
+            usable = length > 1e-9
+            unit[usable] = along[usable] / length[usable, None]
+            self._side_cache = (starts, ends, first, count, unit, length)
         return self._side_cache
 
     def overlap_area(self, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
