@@ -5,18 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, QSettings, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QUndoView,
     QWidget,
 )
 
-from editor import autosave
+from editor import autosave, menus
 from editor.document import TrackDocument
 from editor.panels.inspector import Inspector
 from editor.panels.layers import LayersPanel
@@ -31,7 +32,6 @@ from trackformat.io import TrackFileError
 from trackformat.lint import Diagnostic, Report
 from trackformat.model import Board, Metadata, Track
 
-MAX_RECENT = 8
 TRACK_FILTER = "Track files (*.json);;All files (*)"
 
 
@@ -48,6 +48,12 @@ def empty_track(
 
 class MainWindow(QMainWindow):
     """One window edits one track at a time."""
+
+    # Made by editor.menus.build:
+    undo_action: QAction
+    redo_action: QAction
+    tool_actions: QActionGroup
+    recent_menu: QMenu
 
     def __init__(self, settings: QSettings | None = None, ask: bool = True) -> None:
         super().__init__()
@@ -70,7 +76,7 @@ class MainWindow(QMainWindow):
         self.autosaver: autosave.Autosaver | None = None
         self.tools: dict[str, Tool] = {}
         self._build_docks()
-        self._build_actions()
+        menus.build(self)
         self.set_document(self.document)
         self.resize(1400, 900)
 
@@ -128,7 +134,7 @@ class MainWindow(QMainWindow):
         elif recovered is not None:
             autosave.discard(document.path)
         self.set_document(document)
-        self._remember(path)
+        menus.remember(self, path)
         return True
 
     def new_from_scan(self, image: Path) -> bool:
@@ -177,7 +183,7 @@ class MainWindow(QMainWindow):
         except OSError as err:
             self._error("Cannot save", f"{path}: {err.strerror or err}. Your work is still open.")
             return False
-        self._remember(path)
+        menus.remember(self, path)
         self.show_status(f"Saved {path.name}")
         return True
 
@@ -299,71 +305,6 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
-    def _build_actions(self) -> None:
-        bar = self.menuBar()
-        file = bar.addMenu("&File")
-        self._action(
-            file, "New from board picture...", self._new_dialog, QKeySequence.StandardKey.New
-        )
-        self._action(file, "Open...", self._open_dialog, QKeySequence.StandardKey.Open)
-        self.recent_menu = file.addMenu("Open recent")
-        self._refresh_recent()
-        self._action(file, "Save", self.save, QKeySequence.StandardKey.Save)
-        self._action(file, "Save as...", self.save_as, QKeySequence.StandardKey.SaveAs)
-        self._action(file, "Relink board picture...", self._relink_dialog)
-        file.addSeparator()
-        self._action(file, "Quit", self.close, QKeySequence.StandardKey.Quit)
-        edit = bar.addMenu("&Edit")
-        self.undo_action = self._action(
-            edit, "Undo", lambda: self.document.undo_stack.undo(), QKeySequence.StandardKey.Undo
-        )
-        self.redo_action = self._action(
-            edit, "Redo", lambda: self.document.undo_stack.redo(), QKeySequence.StandardKey.Redo
-        )
-        edit.addSeparator()
-        self._action(
-            edit,
-            "Select all spaces",
-            lambda: self.document.set_selection(s.id for s in self.document.track.spaces),
-            QKeySequence.StandardKey.SelectAll,
-        )
-        view = bar.addMenu("&View")
-        self._action(view, "Zoom in", lambda: self.view.zoom(1), QKeySequence.StandardKey.ZoomIn)
-        self._action(view, "Zoom out", lambda: self.view.zoom(-1), QKeySequence.StandardKey.ZoomOut)
-        self._action(view, "Fit board", lambda: self.view.fit(), "Ctrl+0")
-        view.addSeparator()
-        for dock in (
-            self.problems_dock,
-            self.inspector_dock,
-            self.history_dock,
-            self.layers_dock,
-            self.options_dock,
-            self.testdrive_dock,
-        ):
-            view.addAction(dock.toggleViewAction())
-        tools_menu = bar.addMenu("&Tools")
-        self.tool_actions = QActionGroup(self)
-        toolbar = self.addToolBar("Tools")
-        toolbar.setObjectName("Tools")
-        for cls in tool_classes():
-            action = QAction(cls.name, self, checkable=True)
-            action.setShortcut(cls.shortcut)
-            action.setStatusTip(cls.hint)
-            action.triggered.connect(lambda _on, name=cls.name: self.choose_tool(name))
-            self.tool_actions.addAction(action)
-            tools_menu.addAction(action)
-            toolbar.addAction(action)
-        track = bar.addMenu("T&rack")
-        self._action(track, "Check now", lambda: self.validation.run_now(self.document.track), "F5")
-
-    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:  # type: ignore[no-untyped-def]
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(lambda _checked=False: slot())
-        menu.addAction(action)
-        return action
-
     def _bind_undo_actions(self) -> None:
         stack = self.document.undo_stack
         self.undo_action.setEnabled(stack.canUndo())
@@ -385,19 +326,19 @@ class MainWindow(QMainWindow):
 
     # Dialogs ---------------------------------------------------------------------------------
 
-    def _open_dialog(self) -> None:
+    def open_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, "Open track", "", TRACK_FILTER)
         if name:
             self.open_path(Path(name))
 
-    def _new_dialog(self) -> None:
+    def new_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(
             self, "Board picture", "", "Pictures (*.png *.jpg *.jpeg)"
         )
         if name:
             self.new_from_scan(Path(name))
 
-    def _relink_dialog(self) -> None:
+    def relink_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(
             self, "Board picture", "", "Pictures (*.png *.jpg *.jpeg)"
         )
@@ -415,6 +356,9 @@ class MainWindow(QMainWindow):
         )
         self.scene.show_scan(self.document.board_image())
 
+    def recent_files(self) -> list[str]:
+        return menus.recent_files(self)
+
     def _confirm(self, title: str, text: str) -> bool:
         if not self.ask:
             return self.confirm_answer
@@ -429,24 +373,6 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, title, text)
 
     last_error = ""
-
-    # Recent files ----------------------------------------------------------------------------
-
-    def recent_files(self) -> list[str]:
-        value = self.settings.value("recent", [])
-        return [str(v) for v in (value if isinstance(value, list) else [value] if value else [])]
-
-    def _remember(self, path: Path) -> None:
-        text = str(path.resolve())
-        recent = [text] + [r for r in self.recent_files() if r != text]
-        self.settings.setValue("recent", recent[:MAX_RECENT])
-        self._refresh_recent()
-
-    def _refresh_recent(self) -> None:
-        self.recent_menu.clear()
-        for entry in self.recent_files():
-            action = self.recent_menu.addAction(entry)
-            action.triggered.connect(lambda _c=False, e=entry: self.open_path(Path(e)))
 
 
 def _relative(image: Path, folder: Path) -> str:

@@ -1,0 +1,122 @@
+"""The main window's menus, toolbar and recent files.
+
+Kept apart from the window's behaviour: this module only wires menu entries and shortcuts to
+what the window already does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMenu
+
+from editor.tools.registry import tool_classes
+
+if TYPE_CHECKING:
+    from editor.mainwindow import MainWindow
+
+MAX_RECENT = 8
+
+
+def _action(
+    window: MainWindow,
+    menu: QMenu,
+    text: str,
+    slot: Callable[[], object],
+    shortcut: QKeySequence.StandardKey | str | None = None,
+) -> QAction:
+    action = QAction(text, window)
+    if shortcut is not None:
+        action.setShortcut(QKeySequence(shortcut))
+    action.triggered.connect(lambda _checked=False: slot())
+    menu.addAction(action)
+    return action
+
+
+def build(window: MainWindow) -> None:
+    """Menus File, Edit, View, Tools and Track, and the tools' toolbar."""
+    bar = window.menuBar()
+    file = bar.addMenu("&File")
+    keys = QKeySequence.StandardKey
+    _action(window, file, "New from board picture...", window.new_dialog, keys.New)
+    _action(window, file, "Open...", window.open_dialog, keys.Open)
+    window.recent_menu = file.addMenu("Open recent")
+    refresh_recent(window)
+    _action(window, file, "Save", window.save, keys.Save)
+    _action(window, file, "Save as...", window.save_as, keys.SaveAs)
+    _action(window, file, "Relink board picture...", window.relink_dialog)
+    file.addSeparator()
+    _action(window, file, "Quit", window.close, keys.Quit)
+
+    edit = bar.addMenu("&Edit")
+    window.undo_action = _action(
+        window, edit, "Undo", lambda: window.document.undo_stack.undo(), keys.Undo
+    )
+    window.redo_action = _action(
+        window, edit, "Redo", lambda: window.document.undo_stack.redo(), keys.Redo
+    )
+    edit.addSeparator()
+    _action(
+        window,
+        edit,
+        "Select all spaces",
+        lambda: window.document.set_selection(s.id for s in window.document.track.spaces),
+        keys.SelectAll,
+    )
+
+    view = bar.addMenu("&View")
+    _action(window, view, "Zoom in", lambda: window.view.zoom(1), keys.ZoomIn)
+    _action(window, view, "Zoom out", lambda: window.view.zoom(-1), keys.ZoomOut)
+    _action(window, view, "Fit board", lambda: window.view.fit(), "Ctrl+0")
+    view.addSeparator()
+    for dock in (
+        window.problems_dock,
+        window.inspector_dock,
+        window.history_dock,
+        window.layers_dock,
+        window.options_dock,
+        window.testdrive_dock,
+    ):
+        view.addAction(dock.toggleViewAction())
+
+    tools_menu = bar.addMenu("&Tools")
+    window.tool_actions = QActionGroup(window)
+    toolbar = window.addToolBar("Tools")
+    toolbar.setObjectName("Tools")
+    for cls in tool_classes():
+        action = QAction(cls.name, window, checkable=True)
+        action.setShortcut(cls.shortcut)
+        action.setStatusTip(cls.hint)
+        action.triggered.connect(lambda _on, name=cls.name: window.choose_tool(name))
+        window.tool_actions.addAction(action)
+        tools_menu.addAction(action)
+        toolbar.addAction(action)
+
+    track = bar.addMenu("T&rack")
+    _action(
+        window, track, "Check now", lambda: window.validation.run_now(window.document.track), "F5"
+    )
+    _action(window, track, "Test drive", window.testdrive_dock.raise_, "F6")
+
+
+def recent_files(window: MainWindow) -> list[str]:
+    value = window.settings.value("recent", [])
+    return [str(v) for v in (value if isinstance(value, list) else [value] if value else [])]
+
+
+def remember(window: MainWindow, path: Path) -> None:
+    """Put ``path`` first in the recent files."""
+    text = str(path.resolve())
+    recent = [text] + [r for r in recent_files(window) if r != text]
+    window.settings.setValue("recent", recent[:MAX_RECENT])
+    refresh_recent(window)
+
+
+def refresh_recent(window: MainWindow) -> None:
+    window.recent_menu.clear()
+    for entry in recent_files(window):
+        action = window.recent_menu.addAction(entry)
+        action.triggered.connect(lambda _c=False, e=entry: window.open_path(Path(e)))
