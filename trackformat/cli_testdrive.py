@@ -1,7 +1,8 @@
 """``trackformat testdrive``: race bots on a track many times and report how it plays.
 
 Prints a short report for people and, with ``--json``, writes the full one for programs (and
-for ``render --heatmap``). The same arguments give the same JSON whatever ``--workers`` is.
+for ``render --heatmap``). The same arguments give the same JSON whatever ``--workers`` is, and
+on a Dask cluster (``--scheduler``, docs/scale.md) too.
 Unreadable files, unknown bots and races that cannot start exit 2 with a message saying what
 is wrong and where. docs/testdrive.md explains every figure.
 """
@@ -18,9 +19,12 @@ from typing import Any, TextIO
 
 from trackformat.io import TrackFileError, dumps_document, load_track, write_text_atomically
 from trackformat.rules import DEFAULT_PRESET, RulesetError, load_ruleset
+from trackformat.sim.stats import DriveStats
 from trackformat.sim.testdrive import (
+    DriveContext,
     DriveError,
     DriveSpec,
+    Progress,
     batch_report,
     bot_lineup,
     driver_factories,
@@ -142,6 +146,45 @@ def _fail(message: str) -> int:
     return EXIT_UNUSABLE
 
 
+class Unusable(Exception):
+    """The batch cannot run where it was asked to: the message says why."""
+
+
+def _on_cluster(address: str, spec: DriveSpec, races: int,
+                progress: Progress) -> tuple[DriveStats, str]:
+    """The batch run on the Dask cluster at ``address``, and words on where it ran."""
+    try:
+        from trackformat.sim import cluster
+    except ModuleNotFoundError as err:
+        if (err.name or "").split(".")[0] not in ("dask", "distributed"):
+            raise
+        raise Unusable("--scheduler needs dask.distributed: install trackformat with its "
+                       "cluster extra (pip install \".[cluster]\")") from None
+    try:
+        client = cluster.connect(address)
+    except cluster.ClusterError as err:
+        raise Unusable(str(err)) from None
+    try:
+        workers, threads = cluster.cluster_size(client)
+        stats = cluster.run_on_cluster(client, spec, races, progress=progress)
+    except cluster.ClusterError as err:
+        raise Unusable(str(err)) from None
+    finally:
+        cluster.disconnect(client)
+    return stats, (f"the Dask cluster at {address}: {workers} worker{'s' if workers > 1 else ''}"
+                   f", {threads} thread{'s' if threads > 1 else ''}")
+
+
+def _run(args: argparse.Namespace, spec: DriveSpec, context: DriveContext,
+         progress: Progress) -> tuple[DriveStats, str]:
+    """The batch, run where the arguments say, and words on where that was."""
+    if args.scheduler is not None:
+        return _on_cluster(args.scheduler, spec, args.races, progress)
+    workers = 1 if args.workers is None else args.workers or _cores()
+    stats = run_batch(spec, args.races, workers=workers, progress=progress, context=context)
+    return stats, f"{workers} worker{'s' if workers > 1 else ''}"
+
+
 def cmd_testdrive(args: argparse.Namespace) -> int:
     source = str(Path(args.track))
     names = [n.strip() for n in args.bots.split(",")] if args.bots else [args.bot]
@@ -165,11 +208,12 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
         context = prepare(spec)
     except DriveError as err:
         return _fail(f"{source}: cannot test drive: {err}")
-    workers = args.workers or _cores()
     bar = ProgressBar(sys.stderr)
     started = time.perf_counter()
     try:
-        stats = run_batch(spec, args.races, workers=workers, progress=bar, context=context)
+        stats, where = _run(args, spec, context, bar)
+    except Unusable as err:
+        return _fail(f"trackformat testdrive: {err}")
     finally:
         bar.clear()
     elapsed = time.perf_counter() - started
@@ -180,7 +224,7 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
         return EXIT_OK
     print(report_text(report, source))
     print(f"\n  {args.races} races in {elapsed:.1f} s ({args.races / max(elapsed, 1e-9):.1f} "
-          f"races/s, {workers} worker{'s' if workers > 1 else ''})")
+          f"races/s, {where})")
     if json_out is not None:
         try:
             write_text_atomically(Path(json_out), text)
@@ -210,8 +254,12 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
                        help="laps per race (default: the track's)")
     drive.add_argument("--seed", type=int, default=0, metavar="S",
                        help="seed of the batch: the same seed gives the same report (default 0)")
-    drive.add_argument("--workers", type=_count(0), nargs="?", const=0, default=1, metavar="W",
+    where = drive.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=_count(0), nargs="?", const=0, metavar="W",
                        help="processes to race in; --workers alone or 0: every core (default 1)")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="race on the Dask cluster of this scheduler (tcp://HOST:8786); "
+                            "needs the cluster extra, see docs/scale.md")
     drive.add_argument("--json", metavar="OUT",
                        help="write the full report as JSON to OUT ('-': to stdout, no text)")
     drive.set_defaults(run=cmd_testdrive)

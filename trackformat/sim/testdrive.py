@@ -185,15 +185,54 @@ def _work(chunk: Chunk) -> DriveStats:
     return run_chunk(_worker_context, chunk)
 
 
-def _in_order(done: Iterator[tuple[Chunk, DriveStats]]) -> Iterator[tuple[Chunk, DriveStats]]:
-    """Chunks as they complete, put back in chunk order (only early ones wait)."""
-    waiting: dict[int, tuple[Chunk, DriveStats]] = {}
-    expected = 0
-    for chunk, stats in done:
-        waiting[chunk.index] = (chunk, stats)
-        while expected in waiting:
-            yield waiting.pop(expected)
-            expected += 1
+class ChunkMerger:
+    """Chunks' counts added up in chunk order, each chunk exactly once, however they come back.
+
+    Workers finish chunks in any order, and a cluster that loses a worker runs its chunks again,
+    so a chunk may come back late, or twice. Early chunks wait until the ones before them are
+    in; a chunk already merged or already waiting is ignored. Every way of running a batch
+    (this process, a process pool, a Dask cluster) merges through here, so they all add the
+    same counts in the same order.
+    """
+
+    def __init__(self, chunks: Sequence[Chunk], progress: Progress | None = None) -> None:
+        self.chunks = tuple(chunks)
+        self.total = DriveStats()
+        """The counts of the chunks merged so far."""
+        self.races_done = 0
+        self._progress = progress
+        self._races = sum(len(chunk.races) for chunk in self.chunks)
+        self._next = 0
+        """Chunks below this index are merged."""
+        self._waiting: dict[int, DriveStats] = {}
+
+    @property
+    def waiting(self) -> int:
+        """Chunks back early, held until the chunks before them are in."""
+        return len(self._waiting)
+
+    @property
+    def complete(self) -> bool:
+        return self._next == len(self.chunks)
+
+    def missing(self) -> list[int]:
+        """Indices of the chunks not merged yet."""
+        return list(range(self._next, len(self.chunks)))
+
+    def add(self, chunk: Chunk, stats: DriveStats) -> bool:
+        """Take a chunk's counts; False when that chunk was already taken (and is ignored)."""
+        if not 0 <= chunk.index < len(self.chunks) or self.chunks[chunk.index] != chunk:
+            raise ValueError(f"{chunk} is not a chunk of this batch")
+        if chunk.index < self._next or chunk.index in self._waiting:
+            return False
+        self._waiting[chunk.index] = stats
+        while self._next in self._waiting:
+            self.total.merge(self._waiting.pop(self._next))
+            self.races_done += len(self.chunks[self._next].races)
+            self._next += 1
+            if self._progress is not None:
+                self._progress(self.races_done, self._races)
+        return True
 
 
 def _pooled(spec: DriveSpec, chunks: Sequence[Chunk],
@@ -239,18 +278,14 @@ def run_batch(spec: DriveSpec, races: int, workers: int = 1,
     """
     context = context if context is not None else prepare(spec)
     chunks = plan_chunks(races)
-    total = DriveStats()
-    done = 0
+    merger = ChunkMerger(chunks, progress)
     if workers > 1 and len(chunks) > 1:
-        results = _in_order(_pooled(spec, chunks, min(workers, len(chunks))))
+        results = _pooled(spec, chunks, min(workers, len(chunks)))
     else:
         results = ((chunk, run_chunk(context, chunk)) for chunk in chunks)
     for chunk, stats in results:
-        total.merge(stats)
-        done += len(chunk.races)
-        if progress is not None:
-            progress(done, races)
-    return total
+        merger.add(chunk, stats)
+    return merger.total
 
 
 # -- the report ---------------------------------------------------------------------------------
