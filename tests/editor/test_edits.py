@@ -85,3 +85,13 @@ def test_splitting_a_space_inserts_one_in_its_lane() -> None:
 
 def test_fresh_ids_do_not_clash() -> None:
     assert edits.fresh_id({"x-1", "x-2"}, "x") == "x-3"
+
+
+def test_the_editor_says_when_there_is_no_display(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    from editor import app
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(app.sys, "platform", "linux")
+    assert app.main([]) == 2
+    assert "no display" in capsys.readouterr().err
