@@ -96,21 +96,45 @@ class SpaceShapes:
 
         Measured side against side with numpy rather than by polygon overlay: for every side of
         one space and every side of the other that run along each other (both ends of one
-        within ``tolerance`` of the other's line), the length over which they overlap. Sides
-        that touch at a corner only share nothing; a small gap or overlap drawn by hand still
-        counts.
+        within ``tolerance`` of the other's line), the length over which they overlap. Only the
+        sides of each space that come near the other's bounding box are paired, so a curved
+        space of many sides costs little more than a square one. Sides that touch at a corner
+        only share nothing; a small gap or overlap drawn by hand still counts.
         """
         if len(pairs) == 0:
             return np.array([])
         index = np.asarray(pairs)
         starts, ends, first, count, unit, length_of = self._sides()
-        left, right = index[:, 0], index[:, 1]
-        combos = count[left] * count[right]
-        total = int(combos.sum())
+        boxes = shapely.bounds(self.polygons)
+        low_corner = np.minimum(starts, ends)
+        high_corner = np.maximum(starts, ends)
+
+        def near_sides(own: np.ndarray, other: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """(pair, side) for the sides of ``own`` that reach the box of ``other``."""
+            pair_of = np.repeat(np.arange(len(index)), count[own])
+            offset = np.arange(len(pair_of)) - np.repeat(np.cumsum(count[own]) - count[own],
+                                                        count[own])
+            side = first[own][pair_of] + offset
+            box = boxes[other][pair_of]
+            near = (
+                (low_corner[side, 0] <= box[:, 2] + tolerance)
+                & (high_corner[side, 0] >= box[:, 0] - tolerance)
+                & (low_corner[side, 1] <= box[:, 3] + tolerance)
+                & (high_corner[side, 1] >= box[:, 1] - tolerance)
+            )
+            return pair_of[near], side[near]
+
+        pair_a, side_a_all = near_sides(index[:, 0], index[:, 1])
+        pair_b, side_b_all = near_sides(index[:, 1], index[:, 0])
+        count_a = np.bincount(pair_a, minlength=len(index))
+        count_b = np.bincount(pair_b, minlength=len(index))
+        start_a = np.cumsum(count_a) - count_a
+        start_b = np.cumsum(count_b) - count_b
+        combos = count_a * count_b
         pair_of = np.repeat(np.arange(len(index)), combos)
-        offset = np.arange(total) - np.repeat(np.cumsum(combos) - combos, combos)
-        side_a = first[left][pair_of] + offset // count[right][pair_of]
-        side_b = first[right][pair_of] + offset % count[right][pair_of]
+        offset = np.arange(int(combos.sum())) - np.repeat(np.cumsum(combos) - combos, combos)
+        side_a = side_a_all[start_a[pair_of] + offset // np.maximum(count_b[pair_of], 1)]
+        side_b = side_b_all[start_b[pair_of] + offset % np.maximum(count_b[pair_of], 1)]
         a0 = starts[side_a]
         b0, b1 = starts[side_b], ends[side_b]
         ux, uy = unit[side_a, 0], unit[side_a, 1]
