@@ -15,7 +15,7 @@ The public API, in the order a race uses it:
 
 from trackformat.sim import events
 from trackformat.sim.board import Board
-from trackformat.sim.bots import CautiousDriver, RandomDriver
+from trackformat.sim.bots import DRIVERS, CautiousDriver, RandomDriver
 from trackformat.sim.gears import GearOption, face_distribution, faces, gear_options, shift
 from trackformat.sim.grid import RaceSetupError, draw_grid, new_race, turn_order
 from trackformat.sim.moves import (
@@ -31,6 +31,7 @@ from trackformat.sim.slipstream import slipstream_leader, slipstream_moves
 from trackformat.sim.state import NO_COST, CarState, CarStatus, Cause, RaceState, Wear
 
 __all__ = [
+    "DRIVERS",
     "NO_COST",
     "Board",
     "CarResult",

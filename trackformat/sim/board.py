@@ -136,10 +136,33 @@ class Board:
 
     pit_spaces: frozenset[str] = field(init=False, repr=False)
     """Pit-lane spaces and boxes (derived from :attr:`kind`)."""
+    crossing_ends: frozenset[str] = field(init=False, repr=False)
+    """Spaces a finish-line crossing lands on (derived from :attr:`crossing`)."""
+    network: Network = field(init=False, repr=False, compare=False)
+    """The same lookups on numbered spaces, for the route walk (derived)."""
 
     def __post_init__(self) -> None:
         pits = frozenset(s for s, k in self.kind.items() if k != SpaceKind.TRACK)
         object.__setattr__(self, "pit_spaces", pits)
+        object.__setattr__(self, "crossing_ends", frozenset(v for _, v in self.crossing))
+        object.__setattr__(self, "network", Network.of(self))
+
+    def crossings(self, start: str, route: tuple[str, ...]) -> int:
+        """How many times a move from ``start`` along ``route`` crosses the finish line
+        (leaving a pit lane that bypasses the line counts as crossing it)."""
+        pits = self.pit_spaces
+        if self.crossing_ends.isdisjoint(route) and not (
+                self.pit_exit_crosses and (start in pits or not pits.isdisjoint(route))):
+            return 0  # the common case, answered without walking the route
+        count = 0
+        previous = start
+        for space in route:
+            if (previous, space) in self.crossing or (
+                self.pit_exit_crosses and previous in pits and space not in pits
+            ):
+                count += 1
+            previous = space
+        return count
 
     def in_pit(self, space_id: str) -> bool:
         """Whether a space belongs to the pit lane or is a box."""
@@ -152,6 +175,88 @@ class Board:
         span = (before - after) % length
         offset = (space_index - after) % length
         return 0 < offset < span
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Network:
+    """The board's spaces numbered from 0, every lookup of the route walk a tuple indexed by
+    space number.
+
+    The walk runs millions of steps in a batch of races; indexing a tuple with an int is several
+    times cheaper than hashing a string id into a dict, and -1 stands for "none" so that no step
+    has to test for a missing key. Built once per board. ``cache`` and ``walks`` are scratch
+    dicts for what the walk learns about the board as it goes (car-free distances, the reach of
+    each space, routes already walked), so a batch of races on one board shares them; see
+    :mod:`trackformat.sim.reach`.
+    """
+
+    names: tuple[str, ...]
+    """Space id of each number."""
+    number: dict[str, int]
+    track_next: tuple[tuple[int, ...], ...]
+    """:attr:`Board.track_next` by number (empty for pit spaces)."""
+    pit_next: tuple[tuple[int, ...], ...]
+    pit_entry: tuple[tuple[int, ...], ...]
+    lane: tuple[int, ...]
+    """Lane number, -1 for pit spaces."""
+    lane_index: tuple[int, ...]
+    """Position in the lane, 0 for pit spaces (as :attr:`Board.lane_index` with a default)."""
+    lane_length: tuple[int, ...]
+    """Spaces in each lane by lane number (at least 1, so it can divide)."""
+    corner: tuple[int, ...]
+    """Corner number of each space, -1 on straights and in the pit lane."""
+    corner_names: tuple[str, ...]
+    corner_stops: tuple[int, ...]
+    in_pit: tuple[bool, ...]
+    is_box: tuple[bool, ...]
+    backwards: tuple[tuple[tuple[int, ...], ...], ...]
+    """The successors in the walk, last first: on the track, on the track with the pit entry
+    open, in the pit lane."""
+    links: tuple[tuple[int, ...], ...]
+    """Every link out of each space (track, pit entry, pit lane), whatever the rules allow."""
+    lane_spaces: tuple[dict[int, int], ...]
+    """For each lane, the space at each position."""
+    cache: dict[object, object]
+    walks: dict[object, object]
+
+    @classmethod
+    def of(cls, board: Board) -> Network:
+        names = tuple(sorted(board.kind))
+        number = {name: n for n, name in enumerate(names)}
+        corner_names = tuple(board.corner_stops)
+        corner_number = {name: n for n, name in enumerate(corner_names)}
+        lanes = max((*board.lane.values(), *board.lane_length), default=-1) + 1
+
+        def numbered(table: dict[str, tuple[str, ...]]) -> tuple[tuple[int, ...], ...]:
+            return tuple(tuple(number[v] for v in table.get(s, ())) for s in names)
+
+        lane_spaces: tuple[dict[int, int], ...] = tuple({} for _ in range(lanes))
+        for s, n in board.lane.items():
+            lane_spaces[n][board.lane_index.get(s, 0)] = number[s]
+        track_next, pit_entry = numbered(board.track_next), numbered(board.pit_entry)
+        pit_next = numbered(board.pit_next)
+        return cls(
+            names=names,
+            number=number,
+            track_next=track_next,
+            pit_next=pit_next,
+            pit_entry=pit_entry,
+            lane=tuple(board.lane.get(s, -1) for s in names),
+            lane_index=tuple(board.lane_index.get(s, 0) for s in names),
+            lane_length=tuple(board.lane_length.get(n, 0) or 1 for n in range(lanes)),
+            corner=tuple(corner_number.get(board.corner_of.get(s, ""), -1) for s in names),
+            corner_names=corner_names,
+            corner_stops=tuple(board.corner_stops[c] for c in corner_names),
+            in_pit=tuple(s in board.pit_spaces for s in names),
+            is_box=tuple(board.kind[s] == SpaceKind.BOX for s in names),
+            backwards=(tuple(n[::-1] for n in track_next),
+                       tuple((n + e)[::-1] for n, e in zip(track_next, pit_entry, strict=True)),
+                       tuple(n[::-1] for n in pit_next)),
+            links=tuple(a + b + c for a, b, c in zip(track_next, pit_entry, pit_next, strict=True)),
+            lane_spaces=lane_spaces,
+            cache={},
+            walks={},
+        )
 
 
 def _pit_positions(

@@ -1,4 +1,5 @@
-"""Simple drivers: a random one to shake the engine, a cautious one to finish races.
+"""Simple drivers: a random one to shake the engine, a cautious one to finish races; and
+:data:`DRIVERS`, every bot by name (with the strong one of :mod:`trackformat.sim.strong`).
 
 Both only use the public API a person's seat would use: the options they are given, plus
 :func:`~trackformat.sim.gears.face_distribution` and
@@ -8,11 +9,13 @@ Both only use the public API a person's seat would use: the options they are giv
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from trackformat.sim.gears import GearOption, face_distribution, shift
 from trackformat.sim.moves import Move, legal_moves_by_roll
+from trackformat.sim.race import Driver
 from trackformat.sim.state import CarState, RaceState, Wear
+from trackformat.sim.strong import StrongDriver
 
 
 class RandomDriver:
@@ -175,3 +178,12 @@ class CautiousDriver:
                           options: Sequence[Move]) -> Move | None:
         free = [m for m in options if self.safe(state, car, m) and m.cost == Wear()]
         return max(free, key=lambda m: m.distance) if free else None
+
+
+DRIVERS: dict[str, Callable[[int], Driver]] = {
+    "random": RandomDriver,
+    "cautious": lambda seed: CautiousDriver(),
+    "strong": StrongDriver,
+}
+"""The bots by name, each made from a seed (the cautious driver has no randomness and ignores
+it), for test drives and benchmarks that pick drivers by name."""

@@ -15,8 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from trackformat.rules import Ruleset
+from trackformat.sim.reach import Reached, Walked
+from trackformat.sim.reuse import routes
 from trackformat.sim.routes import Route, RouteWalk, may_enter_pit
-from trackformat.sim.state import CarStatus, Cause, RaceState, Wear
+from trackformat.sim.state import CarState, CarStatus, Cause, RaceState, Wear
 
 __all__ = ["CornerExit", "Move", "legal_moves", "legal_moves_by_roll", "may_enter_pit"]
 
@@ -83,8 +86,7 @@ def legal_moves(state: RaceState, car: int, roll: int) -> tuple[Move, ...]:
 
     To weigh every face of a die, :func:`legal_moves_by_roll` is cheaper than one call per face.
     """
-    walk = RouteWalk(state, state.cars[car], roll)
-    return collect_moves(walk, walk.prefixes(walk.origin(), roll), roll)
+    return legal_moves_by_roll(state, car, (roll,))[roll]
 
 
 def legal_moves_by_roll(state: RaceState, car: int,
@@ -97,13 +99,156 @@ def legal_moves_by_roll(state: RaceState, car: int,
     wanted = sorted(set(rolls))
     if not wanted:
         return {}
-    walk = RouteWalk(state, state.cars[car], wanted[-1])
-    paths = list(walk.prefixes(walk.origin(), wanted[-1]))
+    current = state.cars[car]
+    walked = routes(state, current, wanted[-1])
+    wear = current.wear
+    pricing = (wear.brakes, wear.tyres, current.status == CarStatus.SPUN, _rules_key(state.rules))
     result = {}
+    overshoots: dict[int, Overshot] = {}
     for roll in wanted:
-        walk.roll = roll
-        result[roll] = collect_moves(walk, (p for p in paths if len(p.spaces) <= roll), roll)
+        key = (roll, *pricing)
+        moves = walked.moves.get(key)
+        if moves is None:
+            moves = _moves_of_roll(state, current, walked, roll, overshoots)
+            if len(walked.moves) >= PRICED_KEPT:
+                walked.moves.clear()
+            walked.moves[key] = moves
+        result[roll] = moves
     return result
+
+
+PRICED_KEPT = 64
+"""Move lists kept per walk (by roll, wear and rules): a car alone at a place meets a few rolls
+and wear levels again and again; more would only hold memory."""
+
+_RULES_KEYS: dict[int, tuple[Ruleset, tuple[object, ...]]] = {}
+
+
+def _rules_key(rules: Ruleset) -> tuple[object, ...]:
+    """The numbers of ``rules`` that price a move (the ruleset itself is not hashable)."""
+    known = _RULES_KEYS.get(id(rules))
+    if known is None or known[0] is not rules:
+        blocking = rules.blocking
+        key = (rules.movement.brakes_per_space, rules.corners.tyres_per_space,
+               rules.corners.eliminated_missing, rules.spin_out.respin_max_spaces,
+               blocking.eliminated_from,
+               tuple((s.spaces, s.cost.brakes, s.cost.tyres) for s in blocking.steps))
+        if len(_RULES_KEYS) > 64:
+            _RULES_KEYS.clear()
+        known = _RULES_KEYS[id(rules)] = (rules, key)
+    return known[1]
+
+
+def _moves_of_roll(state: RaceState, car: CarState, walked: Walked, roll: int,
+                   overshoots: dict[int, Overshot]) -> tuple[Move, ...]:
+    """:func:`collect_moves` for the fast walk (no slipstream): the same moves, priced once.
+
+    Only the routes that can make a move are priced: those covering the roll, those the car can
+    brake down to, the deepest when every way is blocked, and those into the pit lane."""
+    rules = state.rules
+    brakes_left, tyres_left = car.wear.brakes, car.wear.tyres
+    per_space = rules.movement.brakes_per_space
+    leaving_pit = state.board.in_pit(car.space)
+    deepest = max((d for d in walked.depths if d <= roll), default=-1)
+    blocked_at = deepest if 0 <= deepest < roll else -1
+    candidates: list[Reached]
+    if per_space > 0:
+        # Moves of different lengths never coincide (they brake differently), so the routes can
+        # be taken length by length; within a length, in walk order as in collect_moves.
+        shortest = roll - brakes_left // per_space
+        candidates = [*walked.pit]
+        for depth in walked.depths:
+            if depth == blocked_at or shortest <= depth <= roll:
+                candidates += walked.by_depth[depth]
+    else:
+        candidates = [p for p in walked.paths if p.in_pit] + [
+            p for p in walked.paths if not p.in_pit]
+    start = car.space
+    kept: set[tuple[object, ...]] = set()
+    moves: list[tuple[tuple[object, ...], Move]] = []
+    for path in candidates:
+        depth = path.depth
+        if depth > roll:
+            continue
+        left_over = -1
+        braking = 0
+        if path.in_pit:
+            if not (path.at_box or path.waiting or (leaving_pit and depth == roll)):
+                continue
+        elif depth == blocked_at:
+            left_over = roll - depth
+        elif depth != roll:
+            braking = (roll - depth) * per_space
+            if braking > brakes_left:
+                continue  # nobody brakes without the WP
+        if path.exits:
+            priced = overshoots.get(id(path))
+            if priced is None:
+                priced = overshoots[id(path)] = _overshoot(rules, car, path)
+            exits, tyres, spin, eliminated = priced
+        else:
+            exits, tyres, spin, eliminated = (), min(0, tyres_left), False, None
+        brakes = braking
+        blocked = 0
+        if left_over >= 0:
+            blocked = left_over
+            block_cost = rules.blocking.cost(left_over)
+            if block_cost is None:
+                eliminated = eliminated or Cause.BLOCKED
+            else:
+                brakes += block_cost.brakes
+                if block_cost.brakes > brakes_left or block_cost.tyres > tyres_left - tyres:
+                    eliminated = eliminated or Cause.BLOCKED
+                else:
+                    tyres += block_cost.tyres
+            brakes = min(brakes, brakes_left)
+        spin = spin and eliminated is None
+        route = path.route
+        destination = route[-1] if route else start
+        key = (destination, brakes, tyres, blocked, spin, eliminated, exits, len(path.debris),
+               path.at_box)
+        if key not in kept:
+            kept.add(key)
+            # Positional: twice as fast as by keyword, and this is the engine's busiest line.
+            move = Move(start, route, roll, brakes, tyres, blocked, exits, spin, eliminated,
+                        path.debris, path.at_box)
+            moves.append(((eliminated is not None, -depth, brakes + tyres, destination, route),
+                          move))
+    moves.sort(key=_first)
+    return tuple(move for _, move in moves)
+
+
+def _first(item: tuple[tuple[object, ...], Move]) -> tuple[object, ...]:
+    return item[0]
+
+
+Overshot = tuple[tuple[CornerExit, ...], int, bool, Cause | None]
+"""A route's overshoots and what they do to the car: (overshoots, tyres WP paid, spin,
+elimination)."""
+
+
+def _overshoot(rules: Ruleset, car: CarState, path: Reached) -> Overshot:
+    """The overshoots of a route that leaves corners without their stops."""
+    exits = tuple(CornerExit(c, path.depth - first + 1, missing)
+                  for c, first, missing in path.exits)
+    spaces_beyond = sum(e.spaces for e in exits)
+    over_tyres = spaces_beyond * rules.corners.tyres_per_space
+    tyres_left = car.wear.tyres
+    eliminated: Cause | None = None
+    spin = False
+    if any(e.missing >= rules.corners.eliminated_missing for e in exits):
+        eliminated = Cause.MISSED_STOPS
+    elif over_tyres > 0:
+        if car.status == CarStatus.SPUN:
+            if spaces_beyond <= rules.spin_out.respin_max_spaces:
+                spin = True
+            else:
+                eliminated = Cause.SPIN
+        elif over_tyres > tyres_left:
+            eliminated = Cause.OVERSHOOT
+        elif over_tyres == tyres_left:
+            spin = True
+    return exits, min(over_tyres, tyres_left), spin, eliminated
 
 
 def collect_moves(walk: RouteWalk, paths: Iterator[Route], roll: int, carried_entries: int = 0,

@@ -13,11 +13,10 @@ import math
 import random
 from dataclasses import replace
 
-from trackformat.rules import WEAR_CATEGORIES
 from trackformat.sim import events as ev
 from trackformat.sim.gears import GearOption, roll_die, shift
 from trackformat.sim.moves import Move
-from trackformat.sim.state import CarState, CarStatus, Cause, RaceState, Wear
+from trackformat.sim.state import NO_COST, CarState, CarStatus, Cause, RaceState, Wear
 
 __all__ = ["eliminate", "lose_point", "pay_shift", "play_move"]
 
@@ -62,7 +61,7 @@ def pay_shift(state: RaceState, index: int, option: GearOption,
     """Put the car in its chosen gear and pay for the shift: an engine WP lost on a big
     downshift leaves debris, and the last one eliminates the car."""
     car = state.cars[index]
-    if option.gear != car.gear or option.cost != Wear():
+    if option.gear != car.gear or option.cost != NO_COST:
         log.append(ev.Shift(state.turn, index, car.gear, option.gear, option.cost))
     state = state.with_car(shift(car, option))
     debris = state.rules.debris
@@ -71,19 +70,6 @@ def pay_shift(state: RaceState, index: int, option: GearOption,
     if option.eliminates:
         state = eliminate(state, index, Cause.SHIFT, log)
     return state
-
-
-def _crossings(state: RaceState, move: Move) -> int:
-    board = state.board
-    count = 0
-    previous = move.start
-    for space in move.route:
-        if (previous, space) in board.crossing or (
-            board.pit_exit_crosses and board.in_pit(previous) and not board.in_pit(space)
-        ):
-            count += 1
-        previous = space
-    return count
 
 
 def _stops(state: RaceState, car: CarState, move: Move) -> tuple[str | None, int]:
@@ -111,12 +97,17 @@ def play_move(state: RaceState, index: int, move: Move, rng: random.Random,
     rules, board, turn = state.rules, state.board, state.turn
     car = state.cars[index]
     sequence = state.sequence + 1
-    wear = car.wear.minus(move.cost)
-    wear = Wear(*(max(getattr(wear, n), 0) for n in WEAR_CATEGORIES))
+    # The move costs only tyres and brakes; no category goes below zero.
+    old = car.wear
+    wear = Wear(max(old.tyres - move.tyres, 0), max(old.brakes - move.brakes, 0),
+                max(old.gearbox, 0), max(old.body, 0), max(old.engine, 0),
+                max(old.suspension, 0))
     corner, stops = _stops(state, car, move)
     moved = replace(car, space=move.destination, wear=wear, arrival=sequence, corner=corner,
                     stops=stops, status=CarStatus.RACING, pit_wait=False, pit_exit=0)
-    state = replace(state, sequence=sequence).with_car(moved)
+    cars = list(state.cars)
+    cars[index] = moved
+    state = replace(state, sequence=sequence, cars=tuple(cars))
     log.append(ev.Moved(turn, index, move.start, move.destination, move.route, move.roll,
                         move.brakes, move.tyres, move.slipstream))
     if move.blocked:
@@ -135,7 +126,7 @@ def play_move(state: RaceState, index: int, move: Move, rng: random.Random,
                 state = lose_point(state, ahead, "body", Cause.BODY, log)
         return _engine(state, index, car.gear, gear_roll, rng, log), log
 
-    for _ in range(_crossings(state, move)):
+    for _ in range(board.crossings(move.start, move.route)):
         current = state.cars[index]
         if current.lap >= state.laps:
             place = len(state.finish_order) + 1
