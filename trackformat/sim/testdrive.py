@@ -18,6 +18,7 @@ documents) and its own :class:`Chunk`, so it can run in this process, in a worke
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib
 import multiprocessing
@@ -159,12 +160,20 @@ def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
     """Race the chunk's races and count them; each race gets fresh bots, so a race depends on
     its seed only, not on the races run before it."""
     spec, stats = context.spec, DriveStats()
-    for index in chunk.races:
-        seed = race_seed(spec.seed, index)
-        drivers = [context.factories[name](seed) for name in spec.bots]
-        result = run_race(context.board, context.rules, drivers, seed, laps=spec.laps,
-                          max_turns=spec.max_turns)
-        stats.add_race(result, context.board, spec.bots)
+    # A race makes many short-lived objects and few reference cycles: the cyclic collector's
+    # passes cost a fifth of the racing time and free next to nothing, so it rests per chunk.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for index in chunk.races:
+            seed = race_seed(spec.seed, index)
+            drivers = [context.factories[name](seed) for name in spec.bots]
+            result = run_race(context.board, context.rules, drivers, seed, laps=spec.laps,
+                              max_turns=spec.max_turns)
+            stats.add_race(result, context.board, spec.bots)
+    finally:
+        if collecting:
+            gc.enable()
     return stats
 
 
