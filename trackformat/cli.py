@@ -360,10 +360,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     render.set_defaults(run=cmd_render)
 
-    from trackformat import cli_interop, cli_testdrive
+    from trackformat import cli_interop, cli_race, cli_testdrive
 
     cli_interop.register(command)
     cli_testdrive.register(command)
+    cli_race.register(command)
     return parser
 
 

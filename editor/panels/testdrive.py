@@ -332,6 +332,14 @@ def report_html(report: dict[str, Any]) -> str:
         f"<td>{c['eliminations']}</td><td>{c['spins']}</td><td>{c['tyre_wp']}</td></tr>"
         for c in report["corners"]
     )
+    teams = report.get("teams") or []
+    if teams:
+        scores = ", ".join(
+            f"cars {t['cars'][0]}-{t['cars'][-1]} ({escape('/'.join(t['bots']))}) "
+            f"{t['mean_points']} a race"
+            for t in teams
+        )
+        parts.append(f"<p>Team race points: {scores}.</p>")
     parts.append(
         "<table border=1 cellspacing=0 cellpadding=3><tr><th>Corner</th><th>Stops</th>"
         "<th>Entries</th><th>Overshoot</th><th>Mean over</th><th>Out</th><th>Spins</th>"

@@ -215,5 +215,5 @@ def test_fresh_bots_race_each_race_so_a_race_depends_on_its_seed_only() -> None:
     drivers = [context.factories["random"](seed) for _ in range(3)]
     result = run_race(context.board, context.rules, drivers, seed)
     alone = DriveStats()
-    alone.add_race(result, context.board, context.spec.bots)
+    alone.add_race(result, context.board, context.spec.bots, context.rules.team_points)
     assert late == alone

@@ -330,6 +330,10 @@ class Ruleset(RulesModel):
     pits: Pits = Pits()
     slipstream: Slipstream | None
     """None when slipstream is not played."""
+    team_points: Annotated[list[Annotated[int, Field(ge=0, le=100)]], Field(max_length=20)] = []
+    """Points by place of the optional team race (teams of two cars: cars 1 and 2, 3 and 4...):
+    first place scores the first number; places past the list and cars out score nothing. Empty
+    when the rules have no team race."""
 
     @model_validator(mode="after")
     def _consistent(self) -> Ruleset:

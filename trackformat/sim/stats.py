@@ -62,6 +62,10 @@ class DriveStats:
     """(corner id, one of :data:`CORNER_COUNTS`) -> count."""
     spaces: Counter[tuple[str, str]] = field(default_factory=Counter)
     """(space id, one of :data:`SPACE_COUNTS`) -> count."""
+    team_points: Counter[int] = field(default_factory=Counter)
+    """Team race points over all races, by team (cars 2k and 2k + 1 are team k)."""
+    team_wins: Counter[int] = field(default_factory=Counter)
+    """Races each team won on points (ties shared by none)."""
 
     def merge(self, other: DriveStats) -> DriveStats:
         """Add ``other``'s counts to these (in place) and return ``self``."""
@@ -74,8 +78,20 @@ class DriveStats:
                 setattr(self, item.name, mine + theirs)
         return self
 
-    def add_race(self, result: RaceResult, board: Board, bots: Sequence[str]) -> None:
-        """Count one race on ``board``; ``bots[car]`` names the bot that drove each car."""
+    def add_race(self, result: RaceResult, board: Board, bots: Sequence[str],
+                 team_points: Sequence[int] = ()) -> None:
+        """Count one race on ``board``; ``bots[car]`` names the bot that drove each car, and
+        ``team_points`` is the team race's scale by place (empty: no team race)."""
+        if team_points:
+            race_points: Counter[int] = Counter({car.car // 2: 0 for car in result.cars})
+            for place, finisher in enumerate(result.finish_order):
+                if place < len(team_points):
+                    race_points[finisher // 2] += team_points[place]
+            self.team_points.update(race_points)
+            best = max(race_points.values(), default=0)
+            leaders = [team for team, points in race_points.items() if points == best]
+            if best > 0 and len(leaders) == 1:
+                self.team_wins[leaders[0]] += 1
         self.races += 1
         self.completed += 1 if result.completed else 0
         self.turns[result.turns] += 1

@@ -170,7 +170,7 @@ def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
             drivers = [context.factories[name](seed) for name in spec.bots]
             result = run_race(context.board, context.rules, drivers, seed, laps=spec.laps,
                               max_turns=spec.max_turns)
-            stats.add_race(result, context.board, spec.bots)
+            stats.add_race(result, context.board, spec.bots, context.rules.team_points)
     finally:
         if collecting:
             gc.enable()
@@ -377,5 +377,13 @@ def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
             for bot in bots
         },
         "corners": _corners(stats, board),
+        "teams": [
+            {"team": team + 1, "cars": [2 * team + 1, 2 * team + 2],
+             "bots": list(spec.bots[2 * team:2 * team + 2]),
+             "points": stats.team_points[team],
+             "mean_points": _rounded(stats.team_points[team] / stats.races) if stats.races else 0.0,
+             "wins": stats.team_wins[team]}
+            for team in range((len(spec.bots) + 1) // 2)
+        ] if context.rules.team_points else [],
         "spaces": spaces,
     }
