@@ -227,10 +227,12 @@ Overshot = tuple[tuple[CornerExit, ...], int, bool, Cause | None]
 elimination)."""
 
 
-def _overshoot(rules: Ruleset, car: CarState, path: Reached) -> Overshot:
-    """The overshoots of a route that leaves corners without their stops."""
-    exits = tuple(CornerExit(c, path.depth - first + 1, missing)
-                  for c, first, missing in path.exits)
+def overshoot_outcome(
+    rules: Ruleset, car: CarState, exits: tuple[CornerExit, ...]
+) -> tuple[int, bool, Cause | None]:
+    """What leaving corners without their stops costs: (tyres WP owed, whether the car spins,
+    why it is eliminated if it is). One reading of the overshoot, spin-out and missed-stop
+    rules for every way of walking routes."""
     spaces_beyond = sum(e.spaces for e in exits)
     over_tyres = spaces_beyond * rules.corners.tyres_per_space
     tyres_left = car.wear.tyres
@@ -248,7 +250,15 @@ def _overshoot(rules: Ruleset, car: CarState, path: Reached) -> Overshot:
             eliminated = Cause.OVERSHOOT
         elif over_tyres == tyres_left:
             spin = True
-    return exits, min(over_tyres, tyres_left), spin, eliminated
+    return over_tyres, spin, eliminated
+
+
+def _overshoot(rules: Ruleset, car: CarState, path: Reached) -> Overshot:
+    """The overshoots of a route that leaves corners without their stops."""
+    exits = tuple(CornerExit(c, path.depth - first + 1, missing)
+                  for c, first, missing in path.exits)
+    over_tyres, spin, eliminated = overshoot_outcome(rules, car, exits)
+    return exits, min(over_tyres, car.wear.tyres), spin, eliminated
 
 
 def collect_moves(walk: RouteWalk, paths: Iterator[Route], roll: int, carried_entries: int = 0,
@@ -317,23 +327,8 @@ def _price(walk: RouteWalk, path: Route, roll: int, braking: int, left_over: int
     entries = carried_entries + path.entries
     extra_brakes = entries * walk.entry_cost.brakes
     exits = tuple(CornerExit(c, depth - first + 1, missing) for c, first, missing in path.exits)
-    spaces_beyond = sum(e.spaces for e in exits)
-    over_tyres = spaces_beyond * rules.corners.tyres_per_space
+    over_tyres, spin, eliminated = overshoot_outcome(rules, car, exits)
     tyres_left = car.wear.tyres
-    eliminated: Cause | None = None
-    spin = False
-    if any(e.missing >= rules.corners.eliminated_missing for e in exits):
-        eliminated = Cause.MISSED_STOPS
-    elif over_tyres > 0:
-        if car.status == CarStatus.SPUN:
-            if spaces_beyond <= rules.spin_out.respin_max_spaces:
-                spin = True
-            else:
-                eliminated = Cause.SPIN
-        elif over_tyres > tyres_left:
-            eliminated = Cause.OVERSHOOT
-        elif over_tyres == tyres_left:
-            spin = True
     paid_tyres = min(over_tyres + entries * walk.entry_cost.tyres, tyres_left)
     brakes = braking + extra_brakes
     blocked = 0
