@@ -295,9 +295,11 @@ def _neighbours(
 ) -> nx.Graph:
     graph = nx.Graph()
     graph.add_nodes_from(circuit.nodes)
-    for u, v in circuit.edges:
-        if spaces[u].lane is not None and spaces[u].lane == spaces[v].lane:
-            graph.add_edge(u, v, relation="ahead")
+    graph.add_edges_from(
+        ((u, v) for u, v in circuit.edges
+         if spaces[u].lane is not None and spaces[u].lane == spaces[v].lane),
+        relation="ahead",
+    )
     lane_pos = {lane: i for i, lane in enumerate(lane_order)}
     tolerance = 0.05 * shapes.scale
     pairs = shapes.candidate_pairs(tolerance)
@@ -307,7 +309,10 @@ def _neighbours(
     position = np.array([lane_pos.get(spaces[i].lane or "", -10) for i in shapes.ids])
     pairs = pairs[np.abs(position[pairs[:, 0]] - position[pairs[:, 1]]) == 1]
     shared = shapes.shared_boundary(pairs, tolerance)
-    for (i, j), length in zip(pairs.tolist(), shared.tolist(), strict=True):
-        if length >= 0.2 * shapes.scale:
-            graph.add_edge(shapes.ids[i], shapes.ids[j], relation="beside")
+    ids = shapes.ids
+    graph.add_edges_from(
+        ((ids[i], ids[j]) for (i, j), length in zip(pairs.tolist(), shared.tolist(), strict=True)
+         if length >= 0.2 * shapes.scale),
+        relation="beside",
+    )
     return graph

@@ -70,7 +70,10 @@ def link_unknown_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     was meant to allow does not exist. Usually the space was renamed or deleted after the link
     was drawn: point the link at the right space, or delete it.
     """
+    spaces = graphs.spaces
     for pointer, link in link_entries(track):
+        if link.from_ != link.to and link.from_ in spaces and link.to in spaces:
+            continue  # the usual case, decided without building anything
         missing = [end for end in dict.fromkeys((link.from_, link.to)) if end not in graphs.spaces]
         known = next((end for end in (link.from_, link.to) if end in graphs.spaces), None)
         point = graphs.centre(known) if known is not None else None
