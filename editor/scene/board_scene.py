@@ -26,6 +26,7 @@ from editor.scene.items import (
     SpaceItem,
     arrow_path,
 )
+from editor.scene.labels import heat_colour, printed_and_computed, typical_size
 from editor.scene.style import Layer
 from trackformat.lint import Report, Severity
 from trackformat.model import Track
@@ -127,7 +128,7 @@ class BoardScene(QGraphicsScene):
         links = list(track.links)
         if track.pit_lane:
             links += list(track.pit_lane.entry) + list(track.pit_lane.exit)
-        size = _typical_size(track)
+        size = typical_size(track)
         # Arrows are grouped by board tile, one path item per tile and kind: the view then
         # skips the tiles off screen instead of clipping one huge path on every frame, and an
         # edit redraws only the tiles whose arrows changed.
@@ -208,8 +209,12 @@ class BoardScene(QGraphicsScene):
             if corner.id not in self._corner_labels:
                 continue
             computed = self.corner_paths.get(corner.id)
-            long = _pair(corner.printed_long, computed[0] if computed else corner.printed_long)
-            short = _pair(corner.printed_short, computed[1] if computed else corner.printed_short)
+            long = printed_and_computed(
+                corner.printed_long, computed[0] if computed else corner.printed_long
+            )
+            short = printed_and_computed(
+                corner.printed_short, computed[1] if computed else corner.printed_short
+            )
             stops = f"{corner.stops} stop{'s' if corner.stops != 1 else ''}"
             label = LabelItem(f"{stops}  {long}/{short}", style.STOPS_BOX, QColor(0, 0, 0))
             label.setPos(*self._corner_labels[corner.id])
@@ -271,7 +276,7 @@ class BoardScene(QGraphicsScene):
         for space_id, item in self.space_items.items():
             value = self.heat.get(space_id, 0.0)
             item.heat = (
-                None if value <= 0 or Layer.HEATMAP in self.hidden else _heat_colour(value / top)
+                None if value <= 0 or Layer.HEATMAP in self.hidden else heat_colour(value / top)
             )
             item.update()
 
@@ -398,21 +403,3 @@ class BoardScene(QGraphicsScene):
             if isinstance(item, SpaceItem) and self._pickable(item) is not None:
                 return item.space.id
         return None
-
-
-def _pair(printed: int | None, computed: int | None) -> str:
-    """A printed number, with the computed one beside it in brackets when they differ."""
-    shown = "-" if printed is None else str(printed)
-    if computed != printed:
-        shown += f" ({'-' if computed is None else computed})"
-    return shown
-
-
-def _heat_colour(share: float) -> QColor:
-    share = max(0.0, min(1.0, share))
-    return QColor(255, int(230 * (1 - share)), int(80 * (1 - share)), int(90 + 130 * share))
-
-
-def _typical_size(track: Track) -> float:
-    sizes = sorted(abs(Polygon(s.polygon).area) ** 0.5 for s in track.spaces[:200])
-    return sizes[len(sizes) // 2] if sizes else 20.0
