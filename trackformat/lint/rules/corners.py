@@ -1,5 +1,5 @@
-"""Rules: corners. Each corner is whole in every lane, demands 1 to 3 stops, and its printed
-long and short numbers agree with the paths its links allow.
+"""Rules: corners as laid out. Each corner is whole in every lane, demands 1 to 3 stops, holds
+only track spaces and shares none with another corner (its paths: :mod:`corner_paths`).
 
 Unknown space ids in a corner are left to the reference rules; every rule here looks only at the
 ids that name an existing space.
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from trackformat.analysis import CornerMeasure, corners_in_lap_order, measure_corner
+from trackformat.analysis import corners_in_lap_order
 from trackformat.graph import TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
@@ -20,7 +20,7 @@ MIN_STOPS = 1
 MAX_STOPS = 3
 
 
-def _corners(track: Track, graphs: TrackGraphs) -> Iterator[tuple[int, Corner]]:
+def placed_corners(track: Track, graphs: TrackGraphs) -> Iterator[tuple[int, Corner]]:
     """The corners in lap order, each with its position in the file, so that the diagnostics of
     a track read round the lap like the board does.
 
@@ -32,7 +32,7 @@ def _corners(track: Track, graphs: TrackGraphs) -> Iterator[tuple[int, Corner]]:
         yield positions[id(corner)], corner
 
 
-def _track_spaces(graphs: TrackGraphs, corner: Corner) -> list[str]:
+def track_spaces_of(graphs: TrackGraphs, corner: Corner) -> list[str]:
     """The corner's ids that name track spaces, each once, in the corner's order."""
     seen: dict[str, None] = {}
     for space_id in corner.spaces:
@@ -42,7 +42,7 @@ def _track_spaces(graphs: TrackGraphs, corner: Corner) -> list[str]:
     return list(seen)
 
 
-def _middle(graphs: TrackGraphs, space_ids: Sequence[str]) -> tuple[float, float] | None:
+def middle_of(graphs: TrackGraphs, space_ids: Sequence[str]) -> tuple[float, float] | None:
     """A board point to show a corner at: the mean of its spaces' centres."""
     centres = [c for c in (graphs.centre(s) for s in space_ids) if c is not None]
     if not centres:
@@ -53,11 +53,11 @@ def _middle(graphs: TrackGraphs, space_ids: Sequence[str]) -> tuple[float, float
     )
 
 
-def _name(corner: Corner) -> str:
+def corner_name(corner: Corner) -> str:
     return f"corner {corner.id!r}" + (f" ({corner.name})" if corner.name else "")
 
 
-def _route(route: Sequence[str]) -> str:
+def route_text(route: Sequence[str]) -> str:
     return " → ".join(route)
 
 
@@ -75,15 +75,15 @@ def stops_range(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     before leaving it. The rules know one to three stops; any other number is a typing mistake in
     the track file. Copy the figure printed in the yellow box into ``stops``.
     """
-    for position, corner in _corners(track, graphs):
+    for position, corner in placed_corners(track, graphs):
         if MIN_STOPS <= corner.stops <= MAX_STOPS:
             continue
         yield Finding(
-            f"{_name(corner)} demands {corner.stops} stops, but a corner demands "
+            f"{corner_name(corner)} demands {corner.stops} stops, but a corner demands "
             f"{MIN_STOPS} to {MAX_STOPS}: set stops to the figure printed in its yellow box",
             elements=(corner.id,),
             pointer=f"/corners/{position}/stops",
-            point=_middle(graphs, _track_spaces(graphs, corner)),
+            point=middle_of(graphs, track_spaces_of(graphs, corner)),
         )
 
 
@@ -129,9 +129,9 @@ def corner_lane_gap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     names the lane and the spaces missing from the run: add them to the corner, or remove the
     stray spaces beyond them.
     """
-    for position, corner in _corners(track, graphs):
+    for position, corner in placed_corners(track, graphs):
         by_lane: dict[str, list[int]] = {}
-        for space_id in _track_spaces(graphs, corner):
+        for space_id in track_spaces_of(graphs, corner):
             lane = graphs.lane_of(space_id)
             if lane in graphs.lanes and space_id in graphs.lane_index:
                 by_lane.setdefault(lane, []).append(graphs.lane_index[space_id])
@@ -139,16 +139,17 @@ def corner_lane_gap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             if lane not in by_lane:
                 continue
             order = graphs.lanes[lane]
-            missing = [order[i] for i in _missing_in_run(
-                by_lane[lane], len(order), _lane_is_loop(graphs, order)
-            )]
+            missing = [
+                order[i]
+                for i in _missing_in_run(by_lane[lane], len(order), _lane_is_loop(graphs, order))
+            ]
             if not missing:
                 continue
             shown = ", ".join(missing)
             yield Finding(
-                f"in lane {lane}, {_name(corner)} skips {shown}: a corner is one unbroken run "
-                "of spaces in each lane; add the missing spaces to the corner, or remove the "
-                "spaces beyond them",
+                f"in lane {lane}, {corner_name(corner)} skips {shown}: "
+                "a corner is one unbroken run of spaces in each lane; add the missing spaces "
+                "to the corner, or remove the spaces beyond them",
                 elements=(corner.id, *missing),
                 pointer=f"/corners/{position}/spaces",
                 point=graphs.centre(missing[0]),
@@ -170,22 +171,23 @@ def lane_misses_corner(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     lane's spaces between the corner's limits to the corner. (A corner with no track space at all
     is reported by ``no-way-through``.)
     """
-    for position, corner in _corners(track, graphs):
-        inside = _track_spaces(graphs, corner)
+    for position, corner in placed_corners(track, graphs):
+        inside = track_spaces_of(graphs, corner)
         if not inside:
             continue
         lanes_in = {graphs.lane_of(s) for s in inside}
-        missed = [lane for lane in graphs.lane_order if graphs.lanes.get(lane)
-                  and lane not in lanes_in]
+        missed = [
+            lane for lane in graphs.lane_order if graphs.lanes.get(lane) and lane not in lanes_in
+        ]
         if not missed:
             continue
         plural = "s" if len(missed) > 1 else ""
         yield Finding(
-            f"{_name(corner)} has no space in lane{plural} {', '.join(missed)}: every lane "
+            f"{corner_name(corner)} has no space in lane{plural} {', '.join(missed)}: every lane "
             "passes through every corner; add the lane's spaces between the corner's limits",
             elements=(corner.id,),
             pointer=f"/corners/{position}/spaces",
-            point=_middle(graphs, inside),
+            point=middle_of(graphs, inside),
         )
 
 
@@ -213,7 +215,8 @@ def corners_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             counted[space_id] += 1
             if counted[space_id] == 2:
                 yield Finding(
-                    f"{_name(corner)} lists space {space_id} twice: remove the second mention",
+                    f"{corner_name(corner)} lists space {space_id} twice: "
+                    "remove the second mention",
                     elements=(corner.id, space_id),
                     pointer=f"/corners/{position}/spaces/{index}",
                     point=graphs.centre(space_id),
@@ -229,160 +232,12 @@ def corners_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         ids = [space_id for space_id, _ in spaces]
         yield Finding(
             f"space{'s' if len(ids) > 1 else ''} {', '.join(ids)} "
-            f"{'are' if len(ids) > 1 else 'is'} in both {_name(first)} and {_name(corner)}: "
+            f"{'are' if len(ids) > 1 else 'is'} in both {corner_name(first)} "
+            f"and {corner_name(corner)}: "
             "a space belongs to one corner; join the corners or move their limits apart",
             elements=(first.id, corner.id, *ids),
             pointer=f"/corners/{position}/spaces/{spaces[0][1]}",
             point=graphs.centre(ids[0]),
-        )
-
-
-def _measured(track: Track, graphs: TrackGraphs) -> Iterator[tuple[int, CornerMeasure]]:
-    for position, corner in _corners(track, graphs):
-        yield position, measure_corner(graphs, corner)
-
-
-def _printed_mismatch(
-    graphs: TrackGraphs, position: int, measure: CornerMeasure, which: str
-) -> Finding | None:
-    corner = measure.corner
-    if which == "long":
-        printed, computed, route = corner.printed_long, measure.long, measure.long_route
-        adjective = "longest"
-    else:
-        printed, computed, route = corner.printed_short, measure.short, measure.short_route
-        adjective = "shortest"
-    if printed is None or computed is None or printed == computed:
-        return None
-    return Finding(
-        f"{_name(corner)} is printed with a {adjective} path of {printed} spaces, but its links "
-        f"give {computed}: {_route(route)}; correct printed_{which}, or the corner's spaces "
-        "and arrows if the print is right",
-        elements=(corner.id, *route),
-        pointer=f"/corners/{position}/printed_{which}",
-        point=_middle(graphs, route),
-    )
-
-
-@rule(
-    "CORNER005",
-    "printed-long",
-    "corners",
-    Severity.ERROR,
-    example='"printed_long": 5 on a corner whose longest path through is 4 spaces.',
-)
-def printed_long(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
-    """A corner's printed long number equals its longest path through.
-
-    The board prints, beside each corner, how many spaces the longest path through it counts
-    (usually along the outside). The validator walks the corner's links from every space a car
-    can enter it on to every space it can leave it from; a different count means a space or an
-    arrow of the corner is missing or extra, or the number was mistyped. The message shows the
-    computed path so you can compare it with the board.
-    """
-    for position, measure in _measured(track, graphs):
-        finding = _printed_mismatch(graphs, position, measure, "long")
-        if finding is not None:
-            yield finding
-
-
-@rule(
-    "CORNER006",
-    "printed-short",
-    "corners",
-    Severity.ERROR,
-    example='"printed_short": 2 on a corner whose shortest path through is 4 spaces.',
-)
-def printed_short(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
-    """A corner's printed short number equals its shortest path through.
-
-    The board prints how many spaces the shortest path through each corner counts (usually along
-    the inside, cutting across lanes where the arrows allow). A different count from the one the
-    links give means a space or an arrow of the corner is missing or extra, or the number was
-    mistyped. The message shows the computed path so you can compare it with the board.
-    """
-    for position, measure in _measured(track, graphs):
-        finding = _printed_mismatch(graphs, position, measure, "short")
-        if finding is not None:
-            yield finding
-
-
-@rule(
-    "CORNER007",
-    "printed-missing",
-    "corners",
-    Severity.INFO,
-    example="A corner without printed_long and printed_short.",
-)
-def printed_missing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
-    """A corner gives its printed long and short numbers.
-
-    The printed numbers are optional, but when they are given the validator checks the corner's
-    spaces and arrows against them, which catches most mistakes in a corner. The message says
-    what the links give, so that you can compare it with the board and fill the numbers in.
-    """
-    for position, measure in _measured(track, graphs):
-        corner = measure.corner
-        absent = [
-            (field, value)
-            for field, printed, value in (
-                ("printed_long", corner.printed_long, measure.long),
-                ("printed_short", corner.printed_short, measure.short),
-            )
-            if printed is None and value is not None
-        ]
-        if not absent:
-            continue
-        given = " and ".join(
-            f"a {field.removeprefix('printed_')} path of {value}" for field, value in absent
-        )
-        fills = " and ".join(f"{field} to {value}" for field, value in absent)
-        yield Finding(
-            f"{_name(corner)} has no {' or '.join(f for f, _ in absent)}; its links give "
-            f"{given}: if the board prints the same, set {fills}",
-            elements=(corner.id,),
-            pointer=f"/corners/{position}",
-            point=_middle(graphs, _track_spaces(graphs, corner)),
-        )
-
-
-@rule(
-    "CORNER008",
-    "no-way-through",
-    "corners",
-    Severity.ERROR,
-    example="A corner whose exit spaces have no link leading out of it.",
-)
-def no_way_through(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
-    """A car can drive through every corner: in at an entry, out at an exit.
-
-    A corner needs a space that a link enters from outside the corner, a space that a link leaves
-    the corner from, and a chain of links inside the corner between them. Otherwise the corner
-    is cut off from the circuit, usually because its spaces list is wrong (a corner that lists
-    every space of the track has no way out) or an arrow is missing.
-    """
-    for position, measure in _measured(track, graphs):
-        corner = measure.corner
-        inside = _track_spaces(graphs, corner)
-        if not inside:
-            problem = "lists no track space"
-        elif not measure.entries:
-            problem = "has no space that a link enters from outside the corner"
-        elif not measure.exits:
-            problem = "has no space with a link leaving the corner"
-        elif measure.short is None:
-            problem = (
-                f"has no chain of links from an entry ({', '.join(measure.entries)}) "
-                f"to an exit ({', '.join(measure.exits)})"
-            )
-        else:
-            continue
-        yield Finding(
-            f"{_name(corner)} {problem}, so no car can drive through it: check the corner's "
-            "spaces and the arrows into, inside and out of it",
-            elements=(corner.id,),
-            pointer=f"/corners/{position}",
-            point=_middle(graphs, inside),
         )
 
 
@@ -399,13 +254,13 @@ def corner_space_kind(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     Corners are part of the racing circuit; the pit lane and the boxes are never inside a corner
     (stops are not counted there). Remove the pit or box space from the corner.
     """
-    for position, corner in _corners(track, graphs):
+    for position, corner in placed_corners(track, graphs):
         for index, space_id in enumerate(corner.spaces):
             space = graphs.spaces.get(space_id)
             if space is None or space.kind == SpaceKind.TRACK:
                 continue
             yield Finding(
-                f"{_name(corner)} lists {space_id}, a {space.kind.value} space: corners hold "
+                f"{corner_name(corner)} lists {space_id}, a {space.kind.value} space: corners hold "
                 "track spaces only; remove it from the corner",
                 elements=(corner.id, space_id),
                 pointer=f"/corners/{position}/spaces/{index}",
