@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 
 import numpy as np
 import shapely
@@ -27,7 +28,9 @@ def polygons_of(spaces: Sequence[Space]) -> np.ndarray:
     if not spaces:
         return np.array([], dtype=object)
     counts = [len(s.polygon) for s in spaces]
-    coords = np.array([point for s in spaces for point in s.polygon], dtype=float)
+    # Straight from the floats into an array: a list of point tuples costs twice as much.
+    flat = chain.from_iterable(chain.from_iterable(s.polygon for s in spaces))
+    coords = np.fromiter(flat, dtype=float, count=2 * sum(counts)).reshape(-1, 2)
     rings = shapely.linearrings(coords, indices=np.repeat(np.arange(len(spaces)), counts))
     return np.asarray(shapely.polygons(rings))
 

@@ -7,7 +7,9 @@
   a directed acyclic graph whose sources are the finish-line spaces; a cycle in it is a lap that
   never crosses the line, or a link that goes backwards.
 - ``neighbours``: the collision neighbours, undirected: the space right ahead and right behind in
-  the same lane, and the spaces beside in the adjacent lanes that share an edge with it.
+  the same lane, and the spaces beside in the adjacent lanes that share an edge with it. Built on
+  first use: the simulator and the editor need it, the validator does not, and it is the costliest
+  graph (geometry for every pair of spaces side by side).
 
 Building never fails on a broken track: dangling references are skipped here and reported by the
 validator, so a half-made track in the editor still gets every other check.
@@ -15,10 +17,10 @@ validator, so a half-made track in the editor still gets every other check.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import networkx as nx
 import numpy as np
@@ -27,6 +29,12 @@ from trackformat.geometry import SpaceShapes
 from trackformat.model.track import Link, Space, SpaceKind, Track
 
 T = TypeVar("T")
+
+GraphName = Literal["moves", "circuit", "lap"]
+"""The directed graphs of :class:`TrackGraphs`, by attribute name."""
+
+Adjacency = Mapping[str, Sequence[str]]
+"""Each space's successors (or predecessors) in one graph, as plain lists (read only)."""
 
 
 class LinkKind(StrEnum):
@@ -49,9 +57,6 @@ class TrackGraphs:
     spaces: dict[str, Space]
     """Each space by id (the first one, if an id is used twice)."""
     moves: nx.DiGraph
-    circuit: nx.DiGraph
-    lap: nx.DiGraph
-    neighbours: nx.Graph
     shapes: SpaceShapes
     """Polygons of the track spaces (in ``circuit`` order) with a spatial index."""
     lane_order: list[str]
@@ -64,6 +69,8 @@ class TrackGraphs:
     """The finish-line spaces that exist and are track spaces."""
     crossing_links: list[tuple[str, str]]
     """Circuit links that enter the finish line (the end of a lap)."""
+    link_kinds: dict[tuple[str, str], LinkKind]
+    """The ``kind`` of each edge of ``moves`` (a :class:`LinkKind` value), as a plain dict."""
     progress: dict[str, int]
     """Each track space's rank along the lap: the most moves from the finish line to reach it.
     Strictly increases along every link of ``lap``, so sorting by it gives lap order."""
@@ -75,6 +82,8 @@ class TrackGraphs:
     corner_position: dict[str, int] = field(default_factory=dict)
     """Index of each corner id in ``track.corners``, for JSON pointers."""
 
+    _plain: dict[str, tuple[Adjacency, Adjacency]] = field(default_factory=dict, repr=False)
+    """Successors and predecessors of each directed graph, by name (see :meth:`successors`)."""
     _memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
 
     def remember(self, key: Hashable, compute: Callable[[], T]) -> T:
@@ -84,6 +93,38 @@ class TrackGraphs:
         if key not in self._memo:
             self._memo[key] = compute()
         return self._memo[key]  # type: ignore[no-any-return]
+
+    def successors(self, name: GraphName) -> Adjacency:
+        """The successors of every space in the graph ``name``, as plain lists in the graph's
+        own order (not to be changed).
+
+        The validator's searches step through these rather than networkx's adjacency views,
+        which make a view object at every step: on a real board that was most of a search's
+        time, and the validator searches the same graphs dozens of times."""
+        return self._plain[name][0]
+
+    def predecessors(self, name: GraphName) -> Adjacency:
+        """The predecessors of every space in the graph ``name``; see :meth:`successors`."""
+        return self._plain[name][1]
+
+    @property
+    def circuit(self) -> nx.DiGraph:
+        """The ``circuit`` graph (see the module docstring), built on first use: the validator
+        walks its plain lists (:meth:`successors`) instead."""
+        return self.remember("circuit", lambda: _digraph(*self._plain["circuit"]))
+
+    @property
+    def lap(self) -> nx.DiGraph:
+        """The ``lap`` graph (see the module docstring), built on first use."""
+        return self.remember("lap", lambda: _digraph(*self._plain["lap"]))
+
+    @property
+    def neighbours(self) -> nx.Graph:
+        """The collision-neighbour graph (see the module docstring), built on first use."""
+        return self.remember(
+            "neighbours",
+            lambda: _neighbours(self.circuit, self.spaces, self.shapes, self.lane_order),
+        )
 
     def space_pointer(self, space_id: str) -> str | None:
         """JSON pointer of a space in the track file, or None for an unknown id."""
@@ -106,21 +147,25 @@ class TrackGraphs:
 
     def lane_number(self, lane_id: str | None) -> int | None:
         """Position of a lane from the left (0-based), or None for an unknown lane."""
-        if lane_id is None or lane_id not in self.lane_order:
-            return None
-        return self.lane_order.index(lane_id)
+        return None if lane_id is None else self.remember("lane_numbers", self._lane_numbers).get(
+            lane_id)
+
+    def _lane_numbers(self) -> dict[str, int]:
+        numbers: dict[str, int] = {}
+        for number, lane_id in enumerate(self.lane_order):
+            numbers.setdefault(lane_id, number)  # a lane listed twice: its first place
+        return numbers
 
 
-def _edge_kind(source: Space, target: Space, entry: set[tuple[str, str]],
-               exit_: set[tuple[str, str]]) -> LinkKind:
-    pair = (source.id, target.id)
+def _edge_kind(pair: tuple[str, str], source: SpaceKind, target: SpaceKind,
+               entry: set[tuple[str, str]], exit_: set[tuple[str, str]]) -> LinkKind:
     if pair in entry:
         return LinkKind.PIT_ENTRY
     if pair in exit_:
         return LinkKind.PIT_EXIT
-    if source.kind == SpaceKind.TRACK and target.kind == SpaceKind.TRACK:
+    if source is SpaceKind.TRACK and target is SpaceKind.TRACK:
         return LinkKind.TRACK
-    if source.kind != SpaceKind.TRACK and target.kind != SpaceKind.TRACK:
+    if source is not SpaceKind.TRACK and target is not SpaceKind.TRACK:
         return LinkKind.PIT
     return LinkKind.OTHER
 
@@ -141,41 +186,41 @@ def build_graphs(track: Track) -> TrackGraphs:
     all_links = list(track.links)
     if track.pit_lane:
         all_links += list(track.pit_lane.entry) + list(track.pit_lane.exit)
-    kinds: dict[tuple[str, str], str] = {}
+    space_kind = {space_id: space.kind for space_id, space in spaces.items()}
+    kinds: dict[tuple[str, str], LinkKind] = {}
     for link in all_links:
-        source, target = spaces.get(link.from_), spaces.get(link.to)
-        if source is None or target is None or source.id == target.id:
+        pair = (link.from_, link.to)
+        if pair in kinds or pair[0] == pair[1]:
             continue
-        kinds.setdefault((source.id, target.id), _edge_kind(source, target, entry, exit_).value)
+        source, target = space_kind.get(pair[0]), space_kind.get(pair[1])
+        if source is None or target is None:
+            continue
+        kinds[pair] = _edge_kind(pair, source, target, entry, exit_)
 
-    # Each graph is built from lists once (copying a networkx graph costs more than this).
-    moves = nx.DiGraph()
-    moves.add_nodes_from((s.id, {"kind": s.kind.value, "lane": s.lane}) for s in spaces.values())
-    moves.add_edges_from((u, v, {"kind": kind}) for (u, v), kind in kinds.items())
-    track_ids = [s.id for s in spaces.values() if s.kind == SpaceKind.TRACK]
-    track_links = [pair for pair, kind in kinds.items() if kind == LinkKind.TRACK.value]
-    circuit = nx.DiGraph()
-    circuit.add_nodes_from(track_ids)
-    circuit.add_edges_from(track_links)
-
-    lane_order = [lane.id for lane in track.lanes]
+    track_ids = [s.id for s in spaces.values() if s.kind is SpaceKind.TRACK]
+    track_links = [pair for pair, kind in kinds.items() if kind is LinkKind.TRACK]
     finish = [
         i for i in (track.finish_line.spaces if track.finish_line else [])
-        if i in spaces and spaces[i].kind == SpaceKind.TRACK
+        if i in spaces and spaces[i].kind is SpaceKind.TRACK
     ]
     finish_set = set(finish)
     crossing = [(u, v) for u, v in track_links if v in finish_set and u not in finish_set]
-    lap = nx.DiGraph()
-    lap.add_nodes_from(track_ids)
     # Cut where laps end: links onto the line, and links along it between two of its spaces.
-    lap.add_edges_from((u, v) for u, v in track_links if v not in finish_set)
+    lap_links = [(u, v) for u, v in track_links if v not in finish_set]
+    plain = {
+        "moves": _plain(spaces, kinds),
+        "circuit": _plain(track_ids, track_links),
+        "lap": _plain(track_ids, lap_links),
+    }
+    lane_order = [lane.id for lane in track.lanes]
+    lanes, lane_index = _lane_orders(track, spaces, plain["circuit"], finish)
+    progress, acyclic = _progress(*plain["lap"])
 
-    lanes, lane_index = _lane_orders(track, spaces, circuit, finish)
-    progress, acyclic = _progress(lap)
-    nx.set_node_attributes(moves, progress, "progress")
-    nx.set_node_attributes(moves, lane_index, "lane_index")
+    # Each graph is built from lists once (copying a networkx graph costs more than this).
+    moves = nx.DiGraph()
+    moves.add_nodes_from((s.id, _node_facts(s, progress, lane_index)) for s in spaces.values())
+    moves.add_edges_from((u, v, {"kind": kind}) for (u, v), kind in kinds.items())
     shapes = SpaceShapes.of([spaces[i] for i in track_ids])
-    neighbours = _neighbours(circuit, spaces, shapes, lane_order)
 
     corner_of: dict[str, str] = {}
     for corner in track.corners:
@@ -193,25 +238,56 @@ def build_graphs(track: Track) -> TrackGraphs:
         track=track,
         spaces=spaces,
         moves=moves,
-        circuit=circuit,
-        lap=lap,
-        neighbours=neighbours,
         shapes=shapes,
         lane_order=lane_order,
         lanes=lanes,
         lane_index=lane_index,
         finish=finish,
         crossing_links=crossing,
+        link_kinds=kinds,
         progress=progress,
         lap_acyclic=acyclic,
         corner_of=corner_of,
         space_position=space_position,
         corner_position=corner_position,
+        _plain=plain,
     )
 
 
+def _plain(nodes: Iterable[str], links: Iterable[tuple[str, str]]) -> tuple[Adjacency, Adjacency]:
+    """Successors and predecessors of a graph, in the order networkx keeps them (links in the
+    order added), so a search on either visits spaces in the same order."""
+    ahead: dict[str, list[str]] = {node: [] for node in nodes}
+    behind: dict[str, list[str]] = {node: [] for node in ahead}
+    for u, v in links:
+        ahead[u].append(v)
+        behind[v].append(u)
+    return ahead, behind
+
+
+def _digraph(successors: Adjacency, predecessors: Adjacency) -> nx.DiGraph:
+    """A networkx graph of the plain lists, with the same order of spaces and links."""
+    graph = nx.DiGraph()
+    graph.add_nodes_from(successors)
+    graph.add_edges_from((u, v) for u, ahead in successors.items() for v in ahead)
+    return graph
+
+
+def _node_facts(space: Space, progress: dict[str, int], lane_index: dict[str, int]
+                ) -> dict[str, object]:
+    """The attributes of a space's node in ``moves``: its kind and lane, and for a track space
+    its progress along the lap and its position in its lane."""
+    facts: dict[str, object] = {"kind": space.kind.value, "lane": space.lane}
+    if space.id in progress:
+        facts["progress"] = progress[space.id]
+    if space.id in lane_index:
+        facts["lane_index"] = lane_index[space.id]
+    return facts
+
+
 def _lane_orders(
-    track: Track, spaces: dict[str, Space], circuit: nx.DiGraph, finish: list[str]
+    track: Track, spaces: dict[str, Space], circuit: tuple[Adjacency, Adjacency],
+    finish: list[str],
 ) -> tuple[dict[str, list[str]], dict[str, int]]:
     """Order each lane's spaces by following the links that stay in the lane.
 
@@ -219,9 +295,10 @@ def _lane_orders(
     Spaces the walk does not reach (a broken chain) are appended in file order, so every space
     still gets an index; the validator reports the break.
     """
+    ahead, behind = circuit
     members: dict[str, list[str]] = {lane.id: [] for lane in track.lanes}
     for space in spaces.values():
-        if space.kind == SpaceKind.TRACK and space.lane in members:
+        if space.kind is SpaceKind.TRACK and space.lane in members:
             members[space.lane].append(space.id)
     lanes: dict[str, list[str]] = {}
     lane_index: dict[str, int] = {}
@@ -230,7 +307,7 @@ def _lane_orders(
         start = next((i for i in finish if i in in_lane), None)
         if start is None:
             start = next(
-                (i for i in ids if not any(p in in_lane for p in circuit.predecessors(i))),
+                (i for i in ids if not any(p in in_lane for p in behind[i])),
                 ids[0] if ids else None,
             )
         order: list[str] = []
@@ -239,7 +316,7 @@ def _lane_orders(
         while current is not None and current not in seen:
             order.append(current)
             seen.add(current)
-            current = _next_in_lane(circuit, current, in_lane, seen)
+            current = _next_in_lane(ahead, current, in_lane, seen)
         order += [i for i in ids if i not in seen]
         lanes[lane_id] = order
         for index, space_id in enumerate(order):
@@ -247,24 +324,24 @@ def _lane_orders(
     return lanes, lane_index
 
 
-def _next_in_lane(circuit: nx.DiGraph, space: str, in_lane: set[str], seen: set[str]) -> str | None:
+def _next_in_lane(ahead_of: Adjacency, space: str, in_lane: set[str], seen: set[str]
+                  ) -> str | None:
     """The space right ahead in the lane: of the unvisited in-lane successors, the one the others
     do not lead to (a link skipping a space must not make the lane jump over it)."""
-    ahead: list[str] = [n for n in circuit.successors(space) if n in in_lane and n not in seen]
+    ahead: list[str] = [n for n in ahead_of[space] if n in in_lane and n not in seen]
     if len(ahead) <= 1:
         return ahead[0] if ahead else None
-    return min(ahead, key=lambda n: (sum(circuit.has_edge(o, n) for o in ahead), ahead.index(n)))
+    return min(ahead, key=lambda n: (sum(n in ahead_of[o] for o in ahead), ahead.index(n)))
 
 
-def _progress(lap: nx.DiGraph) -> tuple[dict[str, int], bool]:
-    """Longest number of moves from a source of ``lap`` to each space.
+def _progress(succ: Adjacency, pred: Adjacency) -> tuple[dict[str, int], bool]:
+    """Longest number of moves from a source of the lap graph to each space.
 
     On a cyclic graph (a broken track) the strongly connected parts are collapsed first, so every
     space still gets a rank and the validator can go on.
     """
-    # Kahn's algorithm on the adjacency dicts, ranking as it goes: one pass on a sound track.
-    succ = lap.succ
-    waiting = {node: len(before) for node, before in lap.pred.items()}
+    # Kahn's algorithm, ranking as it goes: one pass on a sound track.
+    waiting = {node: len(before) for node, before in pred.items()}
     ready = [node for node, count in waiting.items() if count == 0]
     rank: dict[str, int] = dict.fromkeys(ready, 0)
     done = 0
@@ -280,6 +357,7 @@ def _progress(lap: nx.DiGraph) -> tuple[dict[str, int], bool]:
                 ready.append(ahead)
     if done == len(waiting):
         return rank, True
+    lap = _digraph(succ, pred)
     condensed = nx.condensation(lap)
     block_rank: dict[int, int] = {}
     for block in nx.topological_sort(condensed):

@@ -90,7 +90,7 @@ def stops_range(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
 def _lane_is_loop(graphs: TrackGraphs, order: list[str]) -> bool:
     """Whether the lane closes on itself (its last space links to its first), so that a corner
     over the finish line is still one run of spaces."""
-    return len(order) > 1 and graphs.circuit.has_edge(order[-1], order[0])
+    return len(order) > 1 and order[0] in graphs.successors("circuit").get(order[-1], ())
 
 
 def _missing_in_run(indices: list[int], length: int, loop: bool) -> list[int]:

@@ -16,11 +16,13 @@ import numpy as np
 import shapely
 from shapely.validation import explain_validity
 
-from trackformat.geometry import SpaceShapes, angle_between
+from trackformat.analysis import link_angles
+from trackformat.geometry import SpaceShapes, space_polygon
 from trackformat.graph import TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
-from trackformat.model.track import Link, SpaceKind, Track
+from trackformat.lint.rules.references import link_pointers
+from trackformat.model.track import SpaceKind, Track
 
 OVERLAP_SHARE = 0.02
 """Two spaces overlap when they share more than this share of the smaller one's area."""
@@ -63,8 +65,10 @@ class _AllShapes:
         polygons = np.concatenate([graphs.shapes.polygons, others.polygons])
         return cls(ids, polygons, {i: n for n, i in enumerate(ids)}, graphs.shapes, others)
 
-    def query(self, geometries: np.ndarray, predicate: str) -> tuple[np.ndarray, np.ndarray]:
-        """Index pairs (geometry, space) of ``geometries`` against every space."""
+    def query(self, geometries: np.ndarray, predicate: str | None
+              ) -> tuple[np.ndarray, np.ndarray]:
+        """Index pairs (geometry, space) of ``geometries`` against every space (by bounding box
+        alone when ``predicate`` is None)."""
         offset = len(self.track.ids)
         left_a, right_a = self.track.tree.query(geometries, predicate=predicate)
         left_b, right_b = self.others.tree.query(geometries, predicate=predicate)
@@ -77,17 +81,6 @@ def _point(geometry: shapely.Geometry) -> tuple[float, float] | None:
     if not len(coordinates):
         return None
     return (round(float(coordinates[0, 0]), 3), round(float(coordinates[0, 1]), 3))
-
-
-def _raw_polygons(graphs: TrackGraphs) -> tuple[list[str], np.ndarray]:
-    """Every space's outline exactly as drawn (not repaired), built in one vectorised call."""
-    spaces = list(graphs.spaces.values())
-    coords = [point for s in spaces for point in s.polygon]
-    indices = [n for n, s in enumerate(spaces) for _ in s.polygon]
-    if not spaces:
-        return [], np.array([], dtype=object)
-    rings = shapely.linearrings(np.array(coords, dtype=float), indices=np.array(indices))
-    return [s.id for s in spaces], np.asarray(shapely.polygons(rings))
 
 
 @rule(
@@ -105,17 +98,20 @@ def invalid_polygon(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     validator cannot tell which spaces touch or overlap. The message gives the reason and the
     board point where the outline goes wrong: reorder or redraw the points there.
     """
-    ids, polygons = _raw_polygons(graphs)
-    if not ids:
+    shapes = _AllShapes.of(graphs)
+    if not shapes.ids:
         return
-    valid = shapely.is_valid(polygons)
-    areas = shapely.area(polygons)
+    # The shapes were checked when they were built, and only invalid outlines were repaired, so
+    # a valid one's area is its own; the rare broken outline is rebuilt as drawn to explain it.
+    valid = np.concatenate([shapes.track.valid, shapes.others.valid])
+    areas = shapely.area(shapes.polygons)
     for n in np.flatnonzero(~valid | (areas < MIN_AREA)).tolist():
-        space_id = ids[n]
+        space_id = shapes.ids[n]
         pointer = f"{graphs.space_pointer(space_id)}/polygon"
+        drawn = space_polygon(graphs.spaces[space_id])
         # A bow tie's two halves cancel in the signed area; only the repaired shape tells a
         # crossed outline from one that encloses nothing.
-        enclosed = float(shapely.area(shapely.make_valid(polygons[n])))
+        enclosed = float(shapely.area(shapely.make_valid(drawn)))
         if enclosed < MIN_AREA:
             yield Finding(
                 f"space {space_id}'s outline encloses {enclosed:.2g} square pixels: its points "
@@ -125,7 +121,7 @@ def invalid_polygon(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 point=graphs.centre(space_id),
             )
             continue
-        reason = explain_validity(polygons[n])
+        reason = explain_validity(drawn)
         where = _WHERE.search(reason)
         point = (
             (round(float(where.group(1)), 3), round(float(where.group(2)), 3))
@@ -162,9 +158,15 @@ def spaces_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     if not shapes.ids:
         return
     shrunk = _shrunk(shapes.polygons, OVERLAP_DEPTH * graphs.shapes.scale)
-    left, right = shapes.query(shrunk, "intersects")
+    # Boxes first, then the exact test on the pairs of different spaces only, each shrunk
+    # outline prepared once: the index's own exact query also tests every outline against itself.
+    left, right = shapes.query(shrunk, None)
+    left, right = left[left != right], right[left != right]
+    shapely.prepare(shrunk)
+    touching = shapely.intersects(shrunk[left], shapes.polygons[right])
+    left, right = left[touching], right[touching]
     first, second = np.minimum(left, right), np.maximum(left, right)
-    pairs = np.unique(np.column_stack([first, second])[first != second], axis=0)
+    pairs = np.unique(np.column_stack([first, second]), axis=0)
     if not len(pairs):
         return
     a, b = shapes.polygons[pairs[:, 0]], shapes.polygons[pairs[:, 1]]
@@ -201,17 +203,6 @@ def _shrunk(polygons: np.ndarray, depth: float) -> np.ndarray:
     return np.asarray(shapely.polygons(shapely.linearrings(moved, indices=owner)))
 
 
-def _all_links(track: Track) -> Iterator[tuple[str, Link]]:
-    """Every link of the track with its JSON pointer: the circuit's, then the pit lane's."""
-    for index, link in enumerate(track.links):
-        yield f"/links/{index}", link
-    if track.pit_lane is not None:
-        for index, link in enumerate(track.pit_lane.entry):
-            yield f"/pit_lane/entry/{index}", link
-        for index, link in enumerate(track.pit_lane.exit):
-            yield f"/pit_lane/exit/{index}", link
-
-
 @rule(
     "GEOM003",
     "linked-apart",
@@ -228,26 +219,21 @@ def linked_apart(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     place. The message says how far apart the two spaces are.
     """
     shapes = _AllShapes.of(graphs)
-    seen: set[tuple[str, str]] = set()
-    pointers: list[str] = []
-    pairs: list[tuple[int, int]] = []
-    for pointer, link in _all_links(track):
-        pair = (link.from_, link.to)
-        if pair in seen or link.from_ == link.to:
-            continue
-        seen.add(pair)
-        source, target = shapes.position.get(link.from_), shapes.position.get(link.to)
-        if source is None or target is None:
-            continue
-        pointers.append(pointer)
-        pairs.append((source, target))
-    if not pairs:
+    position = shapes.position
+    links = [(pair, pointer) for pair, pointer in link_pointers(graphs).items()
+             if pair[0] != pair[1] and pair[0] in position and pair[1] in position]
+    if not links:
         return
+    pairs = [(position[u], position[v]) for (u, v), _ in links]
     index = np.array(pairs)
     a, b = shapes.polygons[index[:, 0]], shapes.polygons[index[:, 1]]
-    gaps = shapely.distance(a, b)
     limit = LINK_GAP * graphs.shapes.scale
-    for k in np.flatnonzero(gaps > limit).tolist():
+    # "Within the limit?" can stop at the first near points; only the links that fail it need
+    # the exact gap for their message.
+    apart = np.flatnonzero(~shapely.dwithin(a, b, limit))
+    gaps = np.zeros(len(index))
+    gaps[apart] = shapely.distance(a[apart], b[apart])
+    for k in apart.tolist():
         source_id, target_id = shapes.ids[index[k, 0]], shapes.ids[index[k, 1]]
         bridge = shapely.shortest_line(a[k], b[k])
         halfway = shapely.line_interpolate_point(bridge, 0.5, normalized=True)
@@ -257,7 +243,7 @@ def linked_apart(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             f"(more than {limit:.0f} px): a link is a move of one space, between spaces that "
             "touch; check the link's ids, or the two outlines",
             elements=(source_id, target_id),
-            pointer=pointers[k],
+            pointer=links[k][1],
             point=(round(float(middle[0]), 3), round(float(middle[1]), 3)),
         )
 
@@ -316,18 +302,12 @@ def heading_link(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     drawn the wrong way (from and to swapped). Boxes are left out: a car may stand in its box at
     any angle to the way it leaves.
     """
-    for space_id in graphs.moves.nodes:
+    angles = link_angles(graphs)
+    for space_id, ahead in graphs.successors("moves").items():
         space = graphs.spaces[space_id]
         if space.kind == SpaceKind.BOX:
             continue
-        behind: list[tuple[str, float]] = []
-        for successor in graphs.moves.successors(space_id):
-            target = graphs.spaces[successor]
-            dx = target.centre[0] - space.centre[0]
-            dy = target.centre[1] - space.centre[1]
-            angle = angle_between(space.heading, dx, dy)
-            if angle > 90.0:
-                behind.append((successor, angle))
+        behind = [(s, angles[(space_id, s)]) for s in ahead if angles[(space_id, s)] > 90.0]
         if not behind:
             continue
         listed = ", ".join(f"{s} ({a:.0f}° off)" for s, a in behind)

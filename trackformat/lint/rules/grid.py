@@ -6,9 +6,9 @@ Ids that name no space are left to the reference rules; here they are skipped.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator
 
+from trackformat.analysis import breadth_first
 from trackformat.graph import TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
@@ -19,16 +19,12 @@ FULL_FIELD = 10
 
 
 def _moves_to_line(graphs: TrackGraphs) -> dict[str, int]:
-    """Fewest moves from each track space to a finish-line space along the circuit (0 on it)."""
-    distance = {space_id: 0 for space_id in graphs.finish}
-    queue = deque(graphs.finish)
-    while queue:
-        current = queue.popleft()
-        for previous in graphs.circuit.predecessors(current):
-            if previous not in distance:
-                distance[previous] = distance[current] + 1
-                queue.append(previous)
-    return distance
+    """Fewest moves from each track space to a finish-line space along the circuit (0 on it),
+    worked out once per validation."""
+    return graphs.remember(
+        "moves_to_line",
+        lambda: breadth_first(graphs.predecessors("circuit"), graphs.finish)[0],
+    )
 
 
 def half_lap(graphs: TrackGraphs) -> float:

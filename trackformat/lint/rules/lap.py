@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from trackformat.geometry import angle_between
-from trackformat.graph import TrackGraphs
+from trackformat.analysis import link_angles
+from trackformat.graph import Adjacency, TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
 from trackformat.lint.rules.references import id_list, in_file_order, link_name, link_pointers
@@ -61,17 +61,25 @@ def _lane_steps(graphs: TrackGraphs) -> dict[str, int]:
         if start is None:
             continue
         in_lane = set(order)
+        circuit = graphs.successors("circuit")
         steps[start] = 0
         frontier = [start]
         while frontier:  # breadth first, on plain adjacency: subgraph views are slow
             following = []
             for space in frontier:
-                for ahead in graphs.circuit.successors(space):
+                for ahead in circuit[space]:
                     if ahead in in_lane and ahead not in steps:
                         steps[ahead] = steps[space] + 1
                         following.append(ahead)
             frontier = following
     return steps
+
+
+def _links(successors: Adjacency) -> Iterator[tuple[str, str]]:
+    """Every link of a graph's successor lists, in the graph's order."""
+    for u, ahead in successors.items():
+        for v in ahead:
+            yield u, v
 
 
 def _short_loop(graph: nx.DiGraph, nodes: set[str], through: str) -> list[str]:
@@ -102,7 +110,8 @@ def _lap_faults(graphs: TrackGraphs) -> LapFaults:
     finish = set(graphs.finish)
     steps = _lane_steps(graphs)
     backward: dict[tuple[str, str], str] = {}
-    for u, v in graphs.circuit.edges:
+    angles = link_angles(graphs)
+    for u, v in _links(graphs.successors("circuit")):
         source, target = graphs.spaces[u], graphs.spaces[v]
         reasons = []
         if v not in finish and source.lane == target.lane and u in steps and v in steps:
@@ -110,8 +119,7 @@ def _lap_faults(graphs: TrackGraphs) -> LapFaults:
             # A step back of half the lane or more is a link round past the line: LAP003's.
             if back > 0 and 2 * back < len(graphs.lanes.get(source.lane or "", ())):
                 reasons.append(f"goes back along lane {source.lane}")
-        dx, dy = target.centre[0] - source.centre[0], target.centre[1] - source.centre[1]
-        angle = angle_between(source.heading, dx, dy)
+        angle = angles[(u, v)]
         if angle > BACKWARD_ANGLE:
             reasons.append(
                 f"points {angle:.0f}° away from the driving direction of {u}"
@@ -204,8 +212,10 @@ def lane_jump(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     point it at the right space.
     """
     pointers = link_pointers(graphs)
-    for u, v in graphs.circuit.edges:
-        lane_u, lane_v = graphs.lane_of(u), graphs.lane_of(v)
+    for u, v in _links(graphs.successors("circuit")):
+        lane_u, lane_v = graphs.spaces[u].lane, graphs.spaces[v].lane
+        if lane_u == lane_v:
+            continue
         a, b = graphs.lane_number(lane_u), graphs.lane_number(lane_v)
         if a is None or b is None or abs(a - b) <= 1:
             continue
@@ -356,7 +366,7 @@ def line_crossing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     for u, v in graphs.crossing_links:
         entered.add(v)
         elsewhere = sorted(
-            w for w in graphs.circuit.successors(u)
+            w for w in graphs.successors("circuit")[u]
             if w not in finish and graphs.lane_of(w) in covered
         )
         if elsewhere:

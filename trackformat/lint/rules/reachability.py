@@ -12,7 +12,7 @@ from itertools import pairwise
 
 import networkx as nx
 
-from trackformat.analysis import reachable
+from trackformat.analysis import reachable, strongly_connected
 from trackformat.graph import LinkKind, TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
@@ -74,8 +74,8 @@ def unreachable_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         sources, origin = list(graphs.finish), "the finish line (the track has no grid)"
     if not sources:
         return
-    reached = reachable(graphs.moves, sources)
-    lost = [s for s in graphs.circuit if s not in reached]
+    reached = reachable(graphs.successors("moves"), sources)
+    lost = [s for s in graphs.successors("circuit") if s not in reached]
     for group in _groups(graphs, lost):
         verb = "is" if len(group) == 1 else "are"
         yield _at(
@@ -102,8 +102,8 @@ def cannot_finish(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     """
     if not graphs.finish:
         return
-    can_finish = reachable(graphs.moves, graphs.finish, backwards=True)
-    stuck = [s for s in graphs.circuit if s not in can_finish]
+    can_finish = reachable(graphs.predecessors("moves"), graphs.finish)
+    stuck = [s for s in graphs.successors("circuit") if s not in can_finish]
     for group in _groups(graphs, stuck):
         yield _at(
             graphs,
@@ -139,6 +139,8 @@ def trap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     reported once, with all its spaces. The main loop of the circuit, which by design is never
     left, is not a trap.
     """
+    if strongly_connected(graphs, "moves"):
+        return  # one part, the main loop: nothing to leave
     condensed = nx.condensation(graphs.moves)
     members: dict[int, set[str]] = {
         block: set(condensed.nodes[block]["members"]) for block in condensed.nodes
@@ -179,16 +181,17 @@ def loop_broken(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     than the main loop (the one holding the finish line) is reported with whether it is cut off
     from the main loop, leads nowhere back to it, or cannot be reached from it.
     """
-    circuit = graphs.circuit
-    components = [set(c) for c in nx.strongly_connected_components(circuit)]
+    if strongly_connected(graphs, "circuit"):
+        return
+    components = [set(c) for c in nx.strongly_connected_components(graphs.circuit)]
     if len(components) < 2:
         return
     main_index = _main_component(graphs, components)
     assert main_index is not None
     main = components[main_index]
     anchor = next(iter(main))
-    ahead = reachable(circuit, [anchor])
-    behind = reachable(circuit, [anchor], backwards=True)
+    ahead = reachable(graphs.successors("circuit"), [anchor])
+    behind = reachable(graphs.predecessors("circuit"), [anchor])
     parts = f"the circuit falls into {len(components)} parts"
     for index, component in enumerate(components):
         if index == main_index:
@@ -281,8 +284,8 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 point=graphs.centre(b),
             )
     boxes = {b for b in pit_lane.boxes if b in graphs.spaces}
-    for u, v, kind in moves.edges(data="kind"):
-        pair = (u, v)
+    for pair, kind in graphs.link_kinds.items():
+        u, v = pair
         if u in position and v in position:
             step = position[v] - position[u]
             if step <= 0:

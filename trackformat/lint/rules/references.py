@@ -71,7 +71,7 @@ def link_unknown_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     was drawn: point the link at the right space, or delete it.
     """
     spaces = graphs.spaces
-    for pointer, link in link_entries(track):
+    for pointer, link in link_entries(graphs):
         if link.from_ != link.to and link.from_ in spaces and link.to in spaces:
             continue  # the usual case, decided without building anything
         missing = [end for end in dict.fromkeys((link.from_, link.to)) if end not in graphs.spaces]
@@ -237,8 +237,10 @@ def duplicate_link(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     place. A pit entry or exit belongs in /pit_lane/entry or /pit_lane/exit only, not in /links
     as well.
     """
+    if len(link_pointers(graphs)) == len(link_entries(graphs)):
+        return  # every link listed once
     first: dict[tuple[str, str], str] = {}
-    for pointer, link in link_entries(track):
+    for pointer, link in link_entries(graphs):
         pair = (link.from_, link.to)
         if pair not in first:
             first[pair] = pointer
@@ -259,8 +261,13 @@ def duplicate_link(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
 # Helpers shared by the rule modules of this package.
 
 
-def link_entries(track: Track) -> list[tuple[str, Link]]:
-    """Every link of the file with its JSON pointer: /links, then pit entry and exit links."""
+def link_entries(graphs: TrackGraphs) -> list[tuple[str, Link]]:
+    """Every link of the file with its JSON pointer: /links, then pit entry and exit links
+    (listed once per validation: several rules go through them all)."""
+    return graphs.remember("link_entries", lambda: _link_entries(graphs.track))
+
+
+def _link_entries(track: Track) -> list[tuple[str, Link]]:
     entries = [(f"/links/{i}", link) for i, link in enumerate(track.links)]
     if track.pit_lane is not None:
         entries += [(f"/pit_lane/entry/{i}", link) for i, link in enumerate(track.pit_lane.entry)]
@@ -271,12 +278,12 @@ def link_entries(track: Track) -> list[tuple[str, Link]]:
 def link_pointers(graphs: TrackGraphs) -> dict[tuple[str, str], str]:
     """JSON pointer of each link (from, to) in the file, the first one if it is listed twice
     (worked out once per validation: several rules ask)."""
-    return graphs.remember("link_pointers", lambda: _link_pointers(graphs.track))
+    return graphs.remember("link_pointers", lambda: _link_pointers(graphs))
 
 
-def _link_pointers(track: Track) -> dict[tuple[str, str], str]:
+def _link_pointers(graphs: TrackGraphs) -> dict[tuple[str, str], str]:
     pointers: dict[tuple[str, str], str] = {}
-    for pointer, link in link_entries(track):
+    for pointer, link in link_entries(graphs):
         pointers.setdefault((link.from_, link.to), pointer)
     return pointers
 

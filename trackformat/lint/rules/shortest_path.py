@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import networkx as nx
-
-from trackformat.analysis import route_avoiding, shortest_lap
+from trackformat.analysis import breadth_first, route_avoiding, route_to, shortest_lap
 from trackformat.graph import LinkKind, TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
@@ -30,7 +28,7 @@ def _corner_name(corner: Corner) -> str:
 
 
 def _corner_spaces(graphs: TrackGraphs, corner: Corner) -> set[str]:
-    return {s for s in corner.spaces if s in graphs.circuit}
+    return {s for s in corner.spaces if s in graphs.successors("circuit")}
 
 
 @rule(
@@ -81,7 +79,7 @@ def corner_bypass(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             continue
         # A lap that ends on a corner space on the line does pass through the corner.
         ends = {u: v for u, v in graphs.crossing_links if v not in inside}
-        route = route_avoiding(graphs.lap, graphs.finish, ends, inside)
+        route = route_avoiding(graphs.successors("lap"), graphs.finish, ends, inside)
         if route is None:
             continue
         route.append(ends[route[-1]])
@@ -112,23 +110,24 @@ def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     pit_lane = track.pit_lane
     if pit_lane is None:
         return
-    pits = nx.DiGraph()
-    pits.add_edges_from(
-        (u, v) for u, v, kind in graphs.moves.edges(data="kind") if kind in _PIT_KINDS
-    )
-    circuit = graphs.circuit
+    pits: dict[str, list[str]] = {}
+    for (u, v), kind in graphs.link_kinds.items():
+        if kind in _PIT_KINDS:
+            pits.setdefault(u, []).append(v)
+            pits.setdefault(v, [])
+    circuit = graphs.successors("circuit")
     sources = sorted({link.from_ for link in pit_lane.entry if link.from_ in circuit})
     targets = sorted({link.to for link in pit_lane.exit if link.to in circuit})
     corners = [(c, _corner_spaces(graphs, c)) for c in track.corners]
     for u in sources:
         if u not in pits:
             continue
-        pit_routes = nx.single_source_shortest_path(pits, u)
-        track_moves = nx.single_source_shortest_path_length(circuit, u)
+        _, pit_parent = breadth_first(pits, [u])
+        track_moves, _ = breadth_first(circuit, [u])
         for v in targets:
-            if v == u or v not in pit_routes or v not in track_moves:
+            if v == u or v not in pit_parent or v not in track_moves:
                 continue
-            route = pit_routes[v]
+            route = route_to(pit_parent, v)
             point = graphs.centre(route[1] if len(route) > 2 else u)
             moves = len(route) - 1
             if moves < track_moves[v]:
