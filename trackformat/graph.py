@@ -7,9 +7,14 @@
   a directed acyclic graph whose sources are the finish-line spaces; a cycle in it is a lap that
   never crosses the line, or a link that goes backwards.
 - ``neighbours``: the collision neighbours, undirected: the space right ahead and right behind in
-  the same lane, and the spaces beside in the adjacent lanes that share an edge with it. Built on
-  first use: the simulator and the editor need it, the validator does not, and it is the costliest
-  graph (geometry for every pair of spaces side by side).
+  the same lane, and the spaces beside in the adjacent lanes that share an edge with it.
+
+Building works out the links, the lanes' order, each space's progress and the spaces' shapes at
+once, and keeps the successors and predecessors of the three directed graphs as plain lists
+(:meth:`TrackGraphs.successors`); the networkx graphs themselves are made from those lists on
+first use. The validator walks the plain lists (on a real board, stepping through networkx's
+views was most of its time) and needs a networkx graph only for the algorithms it runs on a
+broken track; the simulator, the editor and the importers use the graphs.
 
 Building never fails on a broken track: dangling references are skipped here and reported by the
 validator, so a half-made track in the editor still gets every other check.
@@ -56,7 +61,6 @@ class TrackGraphs:
     track: Track
     spaces: dict[str, Space]
     """Each space by id (the first one, if an id is used twice)."""
-    moves: nx.DiGraph
     shapes: SpaceShapes
     """Polygons of the track spaces (in ``circuit`` order) with a spatial index."""
     lane_order: list[str]
@@ -106,6 +110,20 @@ class TrackGraphs:
     def predecessors(self, name: GraphName) -> Adjacency:
         """The predecessors of every space in the graph ``name``; see :meth:`successors`."""
         return self._plain[name][1]
+
+    @property
+    def moves(self) -> nx.DiGraph:
+        """The ``moves`` graph (see the module docstring), built on first use: its nodes carry
+        each space's ``kind`` and ``lane``, and for track spaces its ``progress`` and
+        ``lane_index``; its edges their ``kind``."""
+        return self.remember("moves", self._moves)
+
+    def _moves(self) -> nx.DiGraph:
+        graph = nx.DiGraph()
+        graph.add_nodes_from(
+            (s.id, _node_facts(s, self.progress, self.lane_index)) for s in self.spaces.values())
+        graph.add_edges_from((u, v, {"kind": kind}) for (u, v), kind in self.link_kinds.items())
+        return graph
 
     @property
     def circuit(self) -> nx.DiGraph:
@@ -216,10 +234,6 @@ def build_graphs(track: Track) -> TrackGraphs:
     lanes, lane_index = _lane_orders(track, spaces, plain["circuit"], finish)
     progress, acyclic = _progress(*plain["lap"])
 
-    # Each graph is built from lists once (copying a networkx graph costs more than this).
-    moves = nx.DiGraph()
-    moves.add_nodes_from((s.id, _node_facts(s, progress, lane_index)) for s in spaces.values())
-    moves.add_edges_from((u, v, {"kind": kind}) for (u, v), kind in kinds.items())
     shapes = SpaceShapes.of([spaces[i] for i in track_ids])
 
     corner_of: dict[str, str] = {}
@@ -237,7 +251,6 @@ def build_graphs(track: Track) -> TrackGraphs:
     return TrackGraphs(
         track=track,
         spaces=spaces,
-        moves=moves,
         shapes=shapes,
         lane_order=lane_order,
         lanes=lanes,

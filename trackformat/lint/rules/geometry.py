@@ -157,16 +157,14 @@ def spaces_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     shapes = _AllShapes.of(graphs)
     if not shapes.ids:
         return
-    shrunk = _shrunk(shapes.polygons, OVERLAP_DEPTH * graphs.shapes.scale)
-    # Boxes first, then the exact test on the pairs of different spaces only, each shrunk
-    # outline prepared once: the index's own exact query also tests every outline against itself.
+    # Both outlines drawn half the depth inwards: neighbours that only meet along an edge then
+    # no longer touch, and each pair needs one exact test. The boxes of the shrunk outlines lie
+    # inside those of the outlines, so the index finds every pair that could touch.
+    shrunk = _shrunk(shapes.polygons, OVERLAP_DEPTH * graphs.shapes.scale / 2)
     left, right = shapes.query(shrunk, None)
-    left, right = left[left != right], right[left != right]
+    left, right = left[left < right], right[left < right]
     shapely.prepare(shrunk)
-    touching = shapely.intersects(shrunk[left], shapes.polygons[right])
-    left, right = left[touching], right[touching]
-    first, second = np.minimum(left, right), np.maximum(left, right)
-    pairs = np.unique(np.column_stack([first, second]), axis=0)
+    pairs = np.column_stack([left, right])[shapely.intersects(shrunk[left], shrunk[right])]
     if not len(pairs):
         return
     a, b = shapes.polygons[pairs[:, 0]], shapes.polygons[pairs[:, 1]]

@@ -34,6 +34,9 @@ def _groups(graphs: TrackGraphs, ids: Iterable[str]) -> list[list[str]]:
     A lane cut off by one missing link is one problem, so it is reported once with all its
     spaces rather than once per space.
     """
+    ids = list(ids)
+    if not ids:
+        return []  # the usual case: nothing to group, and no graph to build
     sub = graphs.moves.subgraph(ids)
     groups = [in_file_order(graphs, part) for part in nx.weakly_connected_components(sub)]
     return sorted(groups, key=lambda g: graphs.space_position.get(g[0], 0))
@@ -68,7 +71,7 @@ def unreachable_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     validator follows every link; a track space it never arrives at is printed on the board but
     can never be driven on. Usually a link leading onto it is missing or drawn the wrong way.
     """
-    sources = [s for s in track.grid if s in graphs.moves]
+    sources = [s for s in track.grid if s in graphs.spaces]
     origin = "the grid"
     if not sources:
         sources, origin = list(graphs.finish), "the finish line (the track has no grid)"
@@ -248,7 +251,7 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     position = {space_id: k for k, (_, space_id) in enumerate(chain)}
     first, last = chain[0][1], chain[-1][1]
     pointers = link_pointers(graphs)
-    moves = graphs.moves
+    ahead, behind = graphs.successors("moves"), graphs.predecessors("moves")
 
     if not pit_lane.entry:
         yield _at(graphs, [first], f"the pit lane has no entry; add a link from a track space "
@@ -275,7 +278,7 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 point=graphs.centre(link.from_),
             )
     for (_, a), (index, b) in pairwise(chain):
-        if not moves.has_edge(a, b):
+        if b not in ahead[a]:
             yield Finding(
                 f"pit spaces {a} and {b} follow each other in the pit lane but no link leads "
                 f"from {a} to {b}; add it",
@@ -309,8 +312,8 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=pair, pointer=pointers.get(pair), point=graphs.centre(u),
             )
     for box in in_file_order(graphs, boxes):
-        came = [position[p] for p in moves.predecessors(box) if p in position]
-        goes = [position[n] for n in moves.successors(box) if n in position]
+        came = [position[p] for p in behind[box] if p in position]
+        goes = [position[n] for n in ahead[box] if n in position]
         if came and goes and min(goes) <= max(came):
             back_to = chain[min(goes)][1]
             entered = chain[max(came)][1]
@@ -336,13 +339,14 @@ def isolated_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     often a space just drawn in the editor and not linked yet; link it to its neighbours, or
     delete it if it was drawn by mistake.
     """
-    for space_id in in_file_order(graphs, graphs.moves.nodes):
-        if graphs.moves.degree(space_id) == 0:
-            noun = kind_noun(graphs.spaces[space_id].kind)
-            yield _at(
-                graphs,
-                [space_id],
-                f"{noun} {space_id} has no link in or out, so no car can ever use it; link it "
-                f"to its neighbours or delete it",
-            )
+    ahead, behind = graphs.successors("moves"), graphs.predecessors("moves")
+    alone = [s for s in ahead if not ahead[s] and not behind[s]]
+    for space_id in in_file_order(graphs, alone):
+        noun = kind_noun(graphs.spaces[space_id].kind)
+        yield _at(
+            graphs,
+            [space_id],
+            f"{noun} {space_id} has no link in or out, so no car can ever use it; link it "
+            f"to its neighbours or delete it",
+        )
 
