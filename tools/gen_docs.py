@@ -98,6 +98,11 @@ sees the same result: add an entry to `ignore` with the rule's `code`, optionall
 it concerns, and the `reason`.
 
 Rule codes are stable: a code is never reused for a different check.
+
+Every rule runs on every check, and fast enough for the editor to re-check the track after each
+edit: `python benchmarks/validate_speed.py` prints the times. On a slow two-core machine, Monaco
+(520 spaces) took about 22 ms in process (graphs and rules, the file already loaded) and a
+generated 5,000-space ring about 270 ms, growing a little faster than the size.
 """
 
 
