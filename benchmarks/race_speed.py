@@ -4,7 +4,9 @@ Prints a table, no assertions: run it before and after touching the engine or a 
 issue's yardstick is 10 cars, 2 laps of Monaco, one core: 200 races/s with the random driver and
 20 races/s with the strong one. Times are CPU time of this process (``time.process_time``), so a
 busy machine disturbs them less than wall-clock time would; the first races on a board also fill
-its caches, so a few warm-up races are played and not counted.
+its caches, so a few warm-up races are played and not counted. ``run_race`` rests Python's cycle
+collector during a race (as test drives do for a chunk of races), so the figures are those of a
+test drive.
 
     python benchmarks/race_speed.py                 # random, cautious, strong on Monaco
     python benchmarks/race_speed.py --races 50 --drivers strong --warmup 5

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 
 from trackformat.analysis import measure_corner, shortest_lap
+from trackformat.collector import collection_deferred
 from trackformat.graph import TrackGraphs, build_graphs
 from trackformat.lint.diagnostic import Diagnostic, Severity
 from trackformat.lint.registry import RULES, Rule
@@ -76,28 +75,8 @@ def validate(
     """Check ``track`` with every registered rule (or only those in ``codes``)."""
     from trackformat.lint import rules  # noqa: F401  (imported here: registers every rule)
 
-    with _collection_deferred():
+    with collection_deferred():
         return _validate(track, graphs, codes, source)
-
-
-@contextmanager
-def _collection_deferred() -> Iterator[None]:
-    """Python's cycle collector paused for one validation, and started again after it (unless
-    it was paused already).
-
-    A validation makes many short-lived lists and dicts; each batch of them sets off a pass of
-    the collector, and the full passes walk every object of the process, the track's thousands
-    of models included. On a 5,000-space track that was a third of the time, measured with
-    ``benchmarks/validate_speed.py``. Nothing is lost: cycles left behind are collected by the
-    first pass after the validation."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _validate(track: Track, graphs: TrackGraphs | None, codes: Iterable[str] | None,

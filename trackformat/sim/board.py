@@ -177,6 +177,11 @@ class Board:
         return 0 < offset < span
 
 
+Step = tuple[int, str, bool, bool, int, int, int]
+"""A space as the walk steps onto it, its facts read in one unpacking: (number, id, in the pit
+lane, a box, corner number or -1, lane number or -1, position in the lane)."""
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Network:
     """The board's spaces numbered from 0, every lookup of the route walk a tuple indexed by
@@ -209,9 +214,9 @@ class Network:
     corner_stops: tuple[int, ...]
     in_pit: tuple[bool, ...]
     is_box: tuple[bool, ...]
-    backwards: tuple[tuple[tuple[int, ...], ...], ...]
-    """The successors in the walk, last first: on the track, on the track with the pit entry
-    open, in the pit lane."""
+    backwards: tuple[tuple[tuple[Step, ...], ...], ...]
+    """The successors in the walk, last first, each with its facts (:data:`Step`): on the
+    track, on the track with the pit entry open, in the pit lane."""
     links: tuple[tuple[int, ...], ...]
     """Every link out of each space (track, pit entry, pit lane), whatever the rules allow."""
     lane_spaces: tuple[dict[int, int], ...]
@@ -235,23 +240,31 @@ class Network:
             lane_spaces[n][board.lane_index.get(s, 0)] = number[s]
         track_next, pit_entry = numbered(board.track_next), numbered(board.pit_entry)
         pit_next = numbered(board.pit_next)
+        lane = tuple(board.lane.get(s, -1) for s in names)
+        lane_index = tuple(board.lane_index.get(s, 0) for s in names)
+        corner = tuple(corner_number.get(board.corner_of.get(s, ""), -1) for s in names)
+        in_pit = tuple(s in board.pit_spaces for s in names)
+        is_box = tuple(board.kind[s] == SpaceKind.BOX for s in names)
+        steps = [(n, name, in_pit[n], is_box[n], corner[n], lane[n], lane_index[n])
+                 for n, name in enumerate(names)]
         return cls(
             names=names,
             number=number,
             track_next=track_next,
             pit_next=pit_next,
             pit_entry=pit_entry,
-            lane=tuple(board.lane.get(s, -1) for s in names),
-            lane_index=tuple(board.lane_index.get(s, 0) for s in names),
+            lane=lane,
+            lane_index=lane_index,
             lane_length=tuple(board.lane_length.get(n, 0) or 1 for n in range(lanes)),
-            corner=tuple(corner_number.get(board.corner_of.get(s, ""), -1) for s in names),
+            corner=corner,
             corner_names=corner_names,
             corner_stops=tuple(board.corner_stops[c] for c in corner_names),
-            in_pit=tuple(s in board.pit_spaces for s in names),
-            is_box=tuple(board.kind[s] == SpaceKind.BOX for s in names),
-            backwards=(tuple(n[::-1] for n in track_next),
-                       tuple((n + e)[::-1] for n, e in zip(track_next, pit_entry, strict=True)),
-                       tuple(n[::-1] for n in pit_next)),
+            in_pit=in_pit,
+            is_box=is_box,
+            backwards=(tuple(tuple(steps[v] for v in n[::-1]) for n in track_next),
+                       tuple(tuple(steps[v] for v in (n + e)[::-1])
+                             for n, e in zip(track_next, pit_entry, strict=True)),
+                       tuple(tuple(steps[v] for v in n[::-1]) for n in pit_next)),
             links=tuple(a + b + c for a, b, c in zip(track_next, pit_entry, pit_next, strict=True)),
             lane_spaces=lane_spaces,
             cache={},

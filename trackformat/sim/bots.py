@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from trackformat.sim.gears import GearOption, face_distribution, shift
-from trackformat.sim.moves import Move, legal_moves_by_roll
+from trackformat.sim.moves import Move, legal_moves, legal_moves_by_roll
 from trackformat.sim.race import Driver
 from trackformat.sim.state import CarState, RaceState, Wear
 from trackformat.sim.strong import StrongDriver
@@ -132,9 +132,12 @@ class CautiousDriver:
         return result
 
     def _gear_is_safe(self, state: RaceState, car: int, gear: int) -> bool:
+        # Face by face, highest first (the likeliest to be unsafe), stopping at the first
+        # unsafe one: the first call walks the routes for the whole die, the others reuse the
+        # walk, so the faces after an unsafe one are never priced.
         faces = [face for face, _chance in face_distribution(state.rules, gear)]
-        by_roll = legal_moves_by_roll(state, car, faces)
-        return all(any(self.safe(state, car, m) for m in moves) for moves in by_roll.values())
+        return all(any(self.safe(state, car, m) for m in legal_moves(state, car, face))
+                   for face in reversed(faces))
 
     def _safe_chance(self, state: RaceState, car: int, gear: int) -> float:
         outcomes = face_distribution(state.rules, gear)
@@ -159,12 +162,12 @@ class CautiousDriver:
                            -o.cost.total(), -o.gear),
         )
 
-    def _score(self, state: RaceState, car: int, start_tyres: int,
-               move: Move) -> tuple[int, ...]:
+    def _score(self, state: RaceState, car: int, start_tyres: int, move: Move,
+               taken: dict[str, int]) -> tuple[int, ...]:
+        """How good ``move`` is, for ``max``; ``taken`` is where the other cars stand."""
         current = state.cars[car]
         wants_pit = move.box and current.wear.tyres * 2 <= start_tyres
         weight = 3 * move.tyres + 2 * move.brakes + len(move.debris)
-        taken = state.occupied(except_car=car)
         contacts = sum(1 for s in state.board.neighbours.get(move.destination, ()) if s in taken)
         return (move.eliminated is None, not move.spin, self.safe(state, car, move), wants_pit,
                 -weight, -contacts, move.distance)
@@ -172,7 +175,8 @@ class CautiousDriver:
     def choose_move(self, state: RaceState, car: int, roll: int,
                     moves: Sequence[Move]) -> Move:
         start = Wear.of(state.rules.starting_wear(state.laps)).tyres
-        return max(moves, key=lambda m: self._score(state, car, start, m))
+        taken = state.occupied(except_car=car)
+        return max(moves, key=lambda m: self._score(state, car, start, m, taken))
 
     def choose_slipstream(self, state: RaceState, car: int, move: Move,
                           options: Sequence[Move]) -> Move | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from trackformat.rules import Ruleset
@@ -79,4 +79,9 @@ def gear_options(state: RaceState, car: int) -> tuple[GearOption, ...]:
 
 def shift(car: CarState, option: GearOption) -> CarState:
     """The car in its new gear, its shifting cost paid (elimination is the caller's job)."""
-    return replace(car, gear=option.gear, wear=car.wear.minus(option.cost))
+    # Built field by field rather than by dataclasses.replace: twice as fast, every turn.
+    return CarState(index=car.index, space=car.space, gear=option.gear,
+                    wear=car.wear.minus(option.cost), lap=car.lap, box=car.box,
+                    corner=car.corner, stops=car.stops, status=car.status, cause=car.cause,
+                    started=car.started, pit_stops=car.pit_stops, pit_wait=car.pit_wait,
+                    pit_exit=car.pit_exit, arrival=car.arrival, place=car.place)

@@ -13,73 +13,17 @@ every run. Moves that eliminate the car are listed too: a player must move, even
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 
 from trackformat.rules import Ruleset
-from trackformat.sim.reach import Reached, Walked
+from trackformat.sim.move import CornerExit, Move, overshoot_outcome
+from trackformat.sim.pricing import moves_of_roll
 from trackformat.sim.reuse import routes
 from trackformat.sim.routes import Route, RouteWalk, may_enter_pit
-from trackformat.sim.state import CarState, CarStatus, Cause, RaceState, Wear
+from trackformat.sim.state import CarStatus, Cause, RaceState
 
-__all__ = ["CornerExit", "Move", "legal_moves", "legal_moves_by_roll", "may_enter_pit"]
+__all__ = ["CornerExit", "Move", "legal_moves", "legal_moves_by_roll", "may_enter_pit",
+           "overshoot_outcome"]
 
-
-@dataclass(frozen=True, slots=True)
-class CornerExit:
-    """An overshoot: ``spaces`` ended beyond ``corner`` with ``missing`` stops not made."""
-
-    corner: str
-    spaces: int
-    missing: int
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One way to play a roll: where the car goes, by which spaces, and what it costs."""
-
-    start: str
-    route: tuple[str, ...]
-    """The spaces entered, in order (the start is not included): its length is the distance."""
-    roll: int
-    """The spaces the move had to cover (the die, plus slipstream extras)."""
-    brakes: int = 0
-    """Brakes WP paid (braking and blocking)."""
-    tyres: int = 0
-    """Tyres WP paid (overshoot and blocking); capped at what the car has."""
-    blocked: int = 0
-    """Spaces of the roll left over because cars blocked every way (0 when not blocked)."""
-    overshoots: tuple[CornerExit, ...] = ()
-    spin: bool = False
-    """The car spins out at the end of the move."""
-    eliminated: Cause | None = None
-    """The move eliminates the car, and why."""
-    debris: tuple[str, ...] = ()
-    """Debris markers passed or stopped on (one suspension roll each)."""
-    box: bool = False
-    """The move ends in the car's box: a pit stop."""
-    slipstream: int = 0
-    """How many slipstream extras the move includes."""
-    corner_entries: int = field(default=0, compare=False)
-    """Corners entered during slipstream extras (each costs the ruleset's corner-entry cost,
-    already counted in :attr:`brakes`)."""
-
-    @property
-    def destination(self) -> str:
-        return self.route[-1] if self.route else self.start
-
-    @property
-    def distance(self) -> int:
-        return len(self.route)
-
-    @property
-    def cost(self) -> Wear:
-        """The WP the move costs."""
-        return Wear(tyres=self.tyres, brakes=self.brakes)
-
-    @property
-    def overshoot(self) -> int:
-        """Spaces beyond corners left without their stops, all corners together."""
-        return sum(exit_.spaces for exit_ in self.overshoots)
 
 def legal_moves(state: RaceState, car: int, roll: int) -> tuple[Move, ...]:
     """Every legal way for ``car`` to play ``roll`` spaces, never empty for a car on the board.
@@ -104,12 +48,12 @@ def legal_moves_by_roll(state: RaceState, car: int,
     wear = current.wear
     pricing = (wear.brakes, wear.tyres, current.status == CarStatus.SPUN, _rules_key(state.rules))
     result = {}
-    overshoots: dict[int, Overshot] = {}
+    leaving_pit = state.board.in_pit(current.space)
     for roll in wanted:
         key = (roll, *pricing)
         moves = walked.moves.get(key)
         if moves is None:
-            moves = _moves_of_roll(state, current, walked, roll, overshoots)
+            moves = moves_of_roll(state.rules, current, leaving_pit, walked, roll)
             if len(walked.moves) >= PRICED_KEPT:
                 walked.moves.clear()
             walked.moves[key] = moves
@@ -137,128 +81,6 @@ def _rules_key(rules: Ruleset) -> tuple[object, ...]:
             _RULES_KEYS.clear()
         known = _RULES_KEYS[id(rules)] = (rules, key)
     return known[1]
-
-
-def _moves_of_roll(state: RaceState, car: CarState, walked: Walked, roll: int,
-                   overshoots: dict[int, Overshot]) -> tuple[Move, ...]:
-    """:func:`collect_moves` for the fast walk (no slipstream): the same moves, priced once.
-
-    Only the routes that can make a move are priced: those covering the roll, those the car can
-    brake down to, the deepest when every way is blocked, and those into the pit lane."""
-    rules = state.rules
-    brakes_left, tyres_left = car.wear.brakes, car.wear.tyres
-    per_space = rules.movement.brakes_per_space
-    leaving_pit = state.board.in_pit(car.space)
-    deepest = max((d for d in walked.depths if d <= roll), default=-1)
-    blocked_at = deepest if 0 <= deepest < roll else -1
-    candidates: list[Reached]
-    if per_space > 0:
-        # Moves of different lengths never coincide (they brake differently), so the routes can
-        # be taken length by length; within a length, in walk order as in collect_moves.
-        shortest = roll - brakes_left // per_space
-        candidates = [*walked.pit]
-        for depth in walked.depths:
-            if depth == blocked_at or shortest <= depth <= roll:
-                candidates += walked.by_depth[depth]
-    else:
-        candidates = [p for p in walked.paths if p.in_pit] + [
-            p for p in walked.paths if not p.in_pit]
-    start = car.space
-    kept: set[tuple[object, ...]] = set()
-    moves: list[tuple[tuple[object, ...], Move]] = []
-    for path in candidates:
-        depth = path.depth
-        if depth > roll:
-            continue
-        left_over = -1
-        braking = 0
-        if path.in_pit:
-            if not (path.at_box or path.waiting or (leaving_pit and depth == roll)):
-                continue
-        elif depth == blocked_at:
-            left_over = roll - depth
-        elif depth != roll:
-            braking = (roll - depth) * per_space
-            if braking > brakes_left:
-                continue  # nobody brakes without the WP
-        if path.exits:
-            priced = overshoots.get(id(path))
-            if priced is None:
-                priced = overshoots[id(path)] = _overshoot(rules, car, path)
-            exits, tyres, spin, eliminated = priced
-        else:
-            exits, tyres, spin, eliminated = (), min(0, tyres_left), False, None
-        brakes = braking
-        blocked = 0
-        if left_over >= 0:
-            blocked = left_over
-            block_cost = rules.blocking.cost(left_over)
-            if block_cost is None:
-                eliminated = eliminated or Cause.BLOCKED
-            else:
-                brakes += block_cost.brakes
-                if block_cost.brakes > brakes_left or block_cost.tyres > tyres_left - tyres:
-                    eliminated = eliminated or Cause.BLOCKED
-                else:
-                    tyres += block_cost.tyres
-            brakes = min(brakes, brakes_left)
-        spin = spin and eliminated is None
-        route = path.route
-        destination = route[-1] if route else start
-        key = (destination, brakes, tyres, blocked, spin, eliminated, exits, len(path.debris),
-               path.at_box)
-        if key not in kept:
-            kept.add(key)
-            # Positional: twice as fast as by keyword, and this is the engine's busiest line.
-            move = Move(start, route, roll, brakes, tyres, blocked, exits, spin, eliminated,
-                        path.debris, path.at_box)
-            moves.append(((eliminated is not None, -depth, brakes + tyres, destination, route),
-                          move))
-    moves.sort(key=_first)
-    return tuple(move for _, move in moves)
-
-
-def _first(item: tuple[tuple[object, ...], Move]) -> tuple[object, ...]:
-    return item[0]
-
-
-Overshot = tuple[tuple[CornerExit, ...], int, bool, Cause | None]
-"""A route's overshoots and what they do to the car: (overshoots, tyres WP paid, spin,
-elimination)."""
-
-
-def overshoot_outcome(
-    rules: Ruleset, car: CarState, exits: tuple[CornerExit, ...]
-) -> tuple[int, bool, Cause | None]:
-    """What leaving corners without their stops costs: (tyres WP owed, whether the car spins,
-    why it is eliminated if it is). One reading of the overshoot, spin-out and missed-stop
-    rules for every way of walking routes."""
-    spaces_beyond = sum(e.spaces for e in exits)
-    over_tyres = spaces_beyond * rules.corners.tyres_per_space
-    tyres_left = car.wear.tyres
-    eliminated: Cause | None = None
-    spin = False
-    if any(e.missing >= rules.corners.eliminated_missing for e in exits):
-        eliminated = Cause.MISSED_STOPS
-    elif over_tyres > 0:
-        if car.status == CarStatus.SPUN:
-            if spaces_beyond <= rules.spin_out.respin_max_spaces:
-                spin = True
-            else:
-                eliminated = Cause.SPIN
-        elif over_tyres > tyres_left:
-            eliminated = Cause.OVERSHOOT
-        elif over_tyres == tyres_left:
-            spin = True
-    return over_tyres, spin, eliminated
-
-
-def _overshoot(rules: Ruleset, car: CarState, path: Reached) -> Overshot:
-    """The overshoots of a route that leaves corners without their stops."""
-    exits = tuple(CornerExit(c, path.depth - first + 1, missing)
-                  for c, first, missing in path.exits)
-    over_tyres, spin, eliminated = overshoot_outcome(rules, car, exits)
-    return exits, min(over_tyres, car.wear.tyres), spin, eliminated
 
 
 def collect_moves(walk: RouteWalk, paths: Iterator[Route], roll: int, carried_entries: int = 0,

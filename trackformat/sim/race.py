@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from trackformat.collector import collection_deferred
 from trackformat.model.track import Track
 from trackformat.rules import Ruleset
 from trackformat.sim import events as ev
@@ -105,7 +106,7 @@ class Race:
 
     def play_turn(self) -> None:
         """One game turn: every car on the board plays once, in the order of the turn start."""
-        self.state = replace(self.state, turn=self.state.turn + 1)
+        self.state = self.state.but(turn=self.state.turn + 1)
         for index in turn_order(self.state):
             if self.state.cars[index].on_board:
                 self._play_car(index)
@@ -171,8 +172,9 @@ class Race:
         board = self.state.board
         limit = max_turns if max_turns is not None else 4 * board.lap_length * (
             self.state.laps + 1) + 100
-        while not self.state.over and self.state.turn < limit:
-            self.play_turn()
+        with collection_deferred():
+            while not self.state.over and self.state.turn < limit:
+                self.play_turn()
         completed = self.state.over
         if not completed:
             log: list[ev.Event] = []

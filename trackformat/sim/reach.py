@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from trackformat.sim.state import CarState, RaceState
 
 if TYPE_CHECKING:
-    from trackformat.sim.moves import Move
+    from trackformat.sim.move import CornerExit, Move
 
 FREE_REACH = 40
 """Car-free distances along straights are kept up to this many spaces from each starting
@@ -38,7 +38,7 @@ Node = tuple[
     int,  # 2 depth
     int,  # 3 lane changes on straights
     Left,  # 4 lanes left
-    tuple[tuple[int, int], ...],  # 5 markers: (lane, first car or debris after where it was left)
+    int,  # 5 markers: (lane, first car or debris after where it was left), numbered in the walk
     int | None,  # 6 lane locked by an overshoot
     int,  # 7 corner (-1 on a straight)
     int,  # 8 stops made in it
@@ -69,7 +69,8 @@ class Walked:
     (by roll and by what the price depends on: the car's brakes and tyres WP, a spin, the
     rules), so a position seen again costs a lookup."""
 
-    __slots__ = ("by_depth", "depths", "moves", "paths", "pit", "reach")
+    __slots__ = ("_plain", "by_depth", "depths", "exits", "moves", "overshooting", "paths", "pit",
+                 "reach")
 
     def __init__(self, reach: int, paths: list[Reached]) -> None:
         self.reach = reach
@@ -80,11 +81,38 @@ class Walked:
         """Routes ending in the pit lane, in walk order."""
         self.by_depth: dict[int, list[Reached]] = {}
         """Routes ending on the track by length, each list in walk order."""
+        self.overshooting: dict[int, list[Reached]] = {}
+        """Routes ending on the track that leave corners short of their stops, by length, each
+        list in walk order."""
         for path in paths:
             if not path.in_pit:
                 self.by_depth.setdefault(path.depth, []).append(path)
+                if path.exits:
+                    self.overshooting.setdefault(path.depth, []).append(path)
         self.depths = sorted(self.by_depth)
         self.moves: dict[tuple[object, ...], tuple[Move, ...]] = {}
+        self.exits: dict[int, tuple[tuple[CornerExit, ...], int, int]] = {}
+        """By ``id`` of a route that leaves corners short: its overshoots, the spaces beyond
+        them all together and the most stops missing in one (filled in by the pricing)."""
+        self._plain: dict[int, list[tuple[tuple[str, ...], tuple[str, ...], bool]]] = {}
+
+    def plain(self, depth: int) -> list[tuple[tuple[str, ...], tuple[str, ...], bool]]:
+        """The routes of length ``depth`` ending on the track that leave no corner short, as
+        (route, debris, at box), by destination then route: the order of the move list, in
+        which their moves (priced by the roll alone) are listed; see
+        :mod:`trackformat.sim.pricing`."""
+        known = self._plain.get(depth)
+        if known is None:
+            plain = sorted((p for p in self.by_depth[depth] if not p.exits), key=_listed)
+            known = self._plain[depth] = [(p.route, p.debris, p.at_box) for p in plain]
+        return known
+
+
+def _listed(path: Reached) -> tuple[str, tuple[str, ...]]:
+    """Where a route comes in the move list among routes of its length: by destination, then
+    route (one route of length 0 at most, so its destination, the start, need not be known)."""
+    route = path.route
+    return (route[-1] if route else "", route)
 
 
 def free_distances(state: RaceState, anchor: int) -> dict[int, int]:
@@ -129,7 +157,7 @@ def walk(state: RaceState, car: CarState, reach: int, occupied: AbstractSet[int]
     :func:`routes` must know to decide whether the walk may be reused."""
     board, rules = state.board, state.rules
     net = board.network
-    names, number = net.names, net.number
+    number = net.number
     lane, lane_index, lane_length = net.lane, net.lane_index, net.lane_length
     corner_of, corner_names, corner_stops = net.corner, net.corner_names, net.corner_stops
     in_pit, is_box = net.in_pit, net.is_box
@@ -200,20 +228,34 @@ def walk(state: RaceState, car: CarState, reach: int, occupied: AbstractSet[int]
     corner0 = corner_of[start]
     stops0 = car.stops if corner0 >= 0 and car.corner == corner_names[corner0] else 0
     pit0 = in_pit[start]
-    root: Node = ((), start, 0, 0, (), (), None, corner0, stops0, (), None if pit0 or corner0 >= 0
+    root: Node = ((), start, 0, 0, (), 0, None, corner0, stops0, (), None if pit0 or corner0 >= 0
                   else (start, 0), pit0, False, ())
     stack = [root]
     push = stack.append
-    shifts: dict[tuple[Left, int, int], tuple[int, Left, tuple[tuple[int, int], ...]]] = {}
+    shifts: dict[tuple[Left, int, int], tuple[int, Left, int]] = {}
 
-    def lane_change(left: Left, u: int, lane_v: int) -> tuple[int, Left, tuple[tuple[int, int],
-                                                                                ...]]:
+    changes_known: dict[tuple[Left, int, int], tuple[int, Left, Left, Left]] = (
+        net.cache.setdefault("lane-changes", {}))  # type: ignore[assignment]
+    marker_ids: dict[tuple[tuple[int, int], ...], int] = {(): 0}
+
+    def lane_change(left: Left, u: int, lane_v: int) -> tuple[int, Left, int]:
         """Leaving the lane of ``u`` for ``lane_v`` on a straight: where the route had left
-        ``lane_v`` before (-1: never), the lanes left after the change and their markers."""
-        departed = [index for lane_, index in left if lane_ == lane_v]
-        left_v = (*(x for x in left if x[0] != lane[u]), (lane[u], lane_index[u]))
-        markers_v = tuple((x[0], marker(x[0], x[1])) for x in sorted(left_v))
-        return (departed[-1] if departed else -1), left_v, markers_v
+        ``lane_v`` before (-1: never), the lanes left after the change and their markers (as a
+        number standing for them in this walk: equal markers, equal numbers)."""
+        known = changes_known.get((left, u, lane_v))
+        if known is None:
+            # What does not depend on the cars, once per board: with nothing in the lanes left,
+            # no marker anywhere (-1).
+            departed = [index for lane_, index in left if lane_ == lane_v]
+            left_v = (*(x for x in left if x[0] != lane[u]), (lane[u], lane_index[u]))
+            ordered = tuple(sorted(left_v))
+            free = tuple([(x[0], -1) for x in ordered])
+            known = changes_known[(left, u, lane_v)] = (
+                departed[-1] if departed else -1, left_v, ordered, free)
+        if not passable:
+            return known[0], known[1], marker_ids.setdefault(known[3], len(marker_ids))
+        markers_v = tuple([(x[0], marker(x[0], x[1])) for x in known[2]])
+        return known[0], known[1], marker_ids.setdefault(markers_v, len(marker_ids))
     seen: set[tuple[object, ...]] = set()
     outcomes: set[tuple[object, ...]] = set()
     found: list[Node] = []
@@ -224,11 +266,12 @@ def walk(state: RaceState, car: CarState, reach: int, occupied: AbstractSet[int]
         # What two routes must share to have the same futures. The corner, the pit lane and
         # the box are those of the space reached (the start aside, alone at depth 0).
         count = len(seen)
-        seen.add((u, depth, changes, markers, lock, stops, exits, anchor, len(passed_debris)))
+        passed = len(passed_debris)
+        seen.add((u, depth, changes, markers, lock, stops, exits, anchor, passed))
         if len(seen) == count:
             continue  # seen before (one hash instead of two: the walk's busiest lines)
         count = len(outcomes)
-        outcomes.add((u, depth, exits, len(passed_debris), at_box))
+        outcomes.add((u, depth, exits, passed, at_box))
         if len(outcomes) > count:
             found.append(node)
         if depth >= reach or at_box:
@@ -242,23 +285,20 @@ def walk(state: RaceState, car: CarState, reach: int, occupied: AbstractSet[int]
             nexts = track_next_back[u]
         corner_u, lane_u = corner_of[u], lane[u]
         # Children are pushed last first, so that the first successor is walked first.
-        for v in nexts:
+        for v, name, pit_v, box_v, corner_v, lane_v, index_v in nexts:
             if v in occupied:
                 continue
-            name = names[v]
-            if in_pit[v]:
-                if (not pit and not may_pit) or (is_box[v] and v != box):
+            if pit_v:
+                if (not pit and not may_pit) or (box_v and v != box):
                     continue
                 push(((*route, name), v, d, changes, left, markers, lock, -1, 0, exits, None,
                       True, v == box, passed_debris))
                 continue
-            corner_v = corner_of[v]
-            debris_v = (*passed_debris, name) if v in debris else passed_debris
             if pit:
+                debris_v = (*passed_debris, name) if v in debris else passed_debris
                 push(((*route, name), v, d, changes, left, markers, lock, corner_v, 0, exits,
                       None if corner_v >= 0 else (v, d), False, False, debris_v))
                 continue
-            lane_v = lane[v]
             if lock is not None and lane_v != lock:
                 continue
             anchor_v = anchor
@@ -266,8 +306,11 @@ def walk(state: RaceState, car: CarState, reach: int, occupied: AbstractSet[int]
                 anchor_v = None
             elif anchor is None:
                 anchor_v = (v, d)
-            elif not shortest(anchor[0], v, d - anchor[1]):
-                continue  # a longer way to a straight space than its shortest
+            else:
+                free = free_cache.get(anchor[0])
+                if (free is None or free.get(v) != d - anchor[1]) and not shortest(
+                        anchor[0], v, d - anchor[1]):
+                    continue  # a longer way to a straight space than its shortest
             changes_v, left_v, markers_v = changes, left, markers
             if lane_u != lane_v and corner_u < 0:
                 changes_v = changes + 1
@@ -276,7 +319,7 @@ def walk(state: RaceState, car: CarState, reach: int, occupied: AbstractSet[int]
                 shift = shifts.get((left, u, lane_v))
                 if shift is None:
                     shift = shifts[(left, u, lane_v)] = lane_change(left, u, lane_v)
-                if shift[0] >= 0 and not back_past(lane_v, shift[0], lane_index[v]):
+                if shift[0] >= 0 and not back_past(lane_v, shift[0], index_v):
                     continue
                 left_v, markers_v = shift[1], shift[2]
             corner_next, stops_v, exits_v, lock_v = corner, stops, exits, lock
@@ -291,10 +334,9 @@ def walk(state: RaceState, car: CarState, reach: int, occupied: AbstractSet[int]
             if corner_v != corner_u:
                 corner_next, stops_v = corner_v, 0
             push(((*route, name), v, d, changes_v, left_v, markers_v, lock_v, corner_next,
-                  stops_v, exits_v, anchor_v, False, False, debris_v))
-    result = []
-    for node in found:
-        waiting = node[11] and any(
-            v in occupied for v in pit_next[node[1]] if not is_box[v] or v == box)
-        result.append(Reached(node[0], node[2], node[9], node[13], node[12], node[11], waiting))
-    return result
+                  stops_v, exits_v, anchor_v, False, False,
+                  (*passed_debris, name) if v in debris else passed_debris))
+    make = Reached._make  # a named tuple from a tuple, without the keyword-aware __new__
+    return [make((node[0], node[2], node[9], node[13], node[12], node[11], node[11] and any(
+        v in occupied for v in pit_next[node[1]] if not is_box[v] or v == box)))
+        for node in found]

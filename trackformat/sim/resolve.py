@@ -36,7 +36,7 @@ def _drop_debris(state: RaceState, index: int, space: str, log: list[ev.Event]) 
     if state.board.in_pit(space):
         return state
     log.append(ev.DebrisDropped(state.turn, index, space))
-    return replace(state, debris=state.debris | {space})
+    return state.but(debris=state.debris | {space})
 
 
 def lose_point(state: RaceState, index: int, category: str, cause: Cause,
@@ -103,11 +103,15 @@ def play_move(state: RaceState, index: int, move: Move, rng: random.Random,
                 max(old.gearbox, 0), max(old.body, 0), max(old.engine, 0),
                 max(old.suspension, 0))
     corner, stops = _stops(state, car, move)
-    moved = replace(car, space=move.destination, wear=wear, arrival=sequence, corner=corner,
-                    stops=stops, status=CarStatus.RACING, pit_wait=False, pit_exit=0)
+    # Built field by field rather than by dataclasses.replace: twice as fast, every move.
+    moved = CarState(index=car.index, space=move.destination, gear=car.gear, wear=wear,
+                     lap=car.lap, box=car.box, corner=corner, stops=stops,
+                     status=CarStatus.RACING, cause=car.cause, started=car.started,
+                     pit_stops=car.pit_stops, pit_wait=False, pit_exit=0, arrival=sequence,
+                     place=car.place)
     cars = list(state.cars)
     cars[index] = moved
-    state = replace(state, sequence=sequence, cars=tuple(cars))
+    state = state.but(sequence=sequence, cars=tuple(cars))
     log.append(ev.Moved(turn, index, move.start, move.destination, move.route, move.roll,
                         move.brakes, move.tyres, move.slipstream))
     if move.blocked:
@@ -130,7 +134,7 @@ def play_move(state: RaceState, index: int, move: Move, rng: random.Random,
         current = state.cars[index]
         if current.lap >= state.laps:
             place = len(state.finish_order) + 1
-            state = replace(state, finish_order=(*state.finish_order, index)).with_car(
+            state = state.but(finish_order=(*state.finish_order, index)).with_car(
                 replace(current, status=CarStatus.FINISHED, place=place, lap=current.lap + 1)
             )
             log.append(ev.Finished(turn, index, place))

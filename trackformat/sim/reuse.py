@@ -39,9 +39,11 @@ from trackformat.sim.reach import FREE_REACH, Walked, walk
 from trackformat.sim.routes import may_enter_pit
 from trackformat.sim.state import CarState, RaceState
 
-KEPT_WALKS = 4096
+KEPT_WALKS = 8192
 """Car-free walks kept per board (the oldest go first): a board has a few thousand places
-(space, stops made, pit window, box), and this bounds the memory to some tens of MB."""
+(space, stops made, pit window, box; some 5,500 on Monaco, found over a few hundred races), and
+this bounds the memory to a few hundred MB at worst. Fewer would drop walks a long test drive
+keeps needing again."""
 
 RECENT = 8
 """Walks kept with their exact position, for the several looks a driver takes in one turn."""
@@ -55,6 +57,21 @@ faces of the Formula D dice), so that one walk serves the rolls of a gear and th
 
 def routes(state: RaceState, car: CarState, reach: int) -> Walked:
     """The walk of ``car``'s routes up to ``reach`` spaces, reused when it is known."""
+    net = state.board.network
+    last = net.cache.get("last")
+    if isinstance(last, tuple) and last[0] is state and last[1] is car and last[2] >= reach:
+        # The very same race state asked again (a driver going through a die face by face):
+        # states are immutable, and the last one is held here, so it is the same position.
+        # What was asked then bounds what the answer holds for: a car-free walk may go deeper
+        # than the region it was trusted for.
+        walked: Walked = last[3]
+        return walked
+    walked = _routes(state, car, reach)
+    net.cache["last"] = (state, car, reach, walked)
+    return walked
+
+
+def _routes(state: RaceState, car: CarState, reach: int) -> Walked:
     net = state.board.network
     number = net.number
     occupied = frozenset(number[c.space] for c in state.cars

@@ -20,6 +20,7 @@ It has no randomness: ties go to the first option, and a seed replays a race exa
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -102,8 +103,8 @@ class StrongDriver:
         if planned is not None and planned[0] is moves:
             return planned[1]
         look = _Look(self, state, car, self.outlook(state))
-        gear = state.cars[car].gear
-        return max(moves, key=lambda m: look.value(m, gear))
+        values = look.values(moves, state.cars[car].gear)
+        return moves[max(range(len(moves)), key=values.__getitem__)]  # the first of the best
 
     def choose_slipstream(self, state: RaceState, car: int, move: Move,
                           options: Sequence[Move]) -> Move | None:
@@ -152,8 +153,7 @@ class StrongDriver:
         for face, chance in distribution:
             moves = by_roll[face]
             best_value, best_move = -self.dnf * 2, moves[0]
-            for move in moves:
-                value = look.value(move, option.gear)
+            for move, value in zip(moves, look.values(moves, option.gear), strict=True):
                 if value > best_value:
                     best_value, best_move = value, move
             plan[face] = (moves, best_move)
@@ -209,7 +209,14 @@ class StrongDriver:
 
 
 class _Look:
-    """What one decision looks at, gathered once: the car, the cars around it, the outlook."""
+    """What one decision looks at, gathered once: the car, the cars around it, the outlook.
+
+    :meth:`values` runs over a few hundred moves per gear choice, so what does not depend on
+    the move is looked up here once (the board's tables, the car's wear, corner and laps left,
+    the outlook's tables), what depends only on where a move ends is kept by destination, and
+    the outlook is read in place. It computes exactly what the plain reading would: the same
+    floats added in the same order (the outlook's own lookup, :meth:`Outlook.turns`, is a table
+    read)."""
 
     def __init__(self, driver: StrongDriver, state: RaceState, car: int,
                  outlook: Outlook) -> None:
@@ -218,10 +225,9 @@ class _Look:
         self.state = state
         self.board = board
         self.outlook = outlook
-        self.current = state.cars[car]
+        self.current = current = state.cars[car]
         self.taken = {c.space for c in state.cars if c.index != car and c.on_board}
-        self.contacts: dict[str, float] = {}
-        wear = self.current.wear
+        wear = current.wear
         contact = len(rules.collision.losing) / len(rules.dice.black)
         self.contact_risk = contact * driver.wp_turns(wear.body, BODY_TURNS)
         self.debris_risk = 0.0
@@ -231,58 +237,105 @@ class _Look:
         self.restart_gear = rules.spin_out.restart_gear
         self.new_tyres = rules.starting_wear(state.laps).tyres
         self.pit_gear = rules.pits.quick_gear
+        self.counts_after_overshoot = rules.corners.stop_after_overshoot_counts
+        self.places: dict[str, tuple[int, list[array[float]], str | None, float]] = {}
+        """By destination on the track: (offset of its position in the outlook's tables, those
+        tables by phase, its corner, the risk of contacts there)."""
 
     def value(self, move: Move, gear: int) -> float:
         """Minus the turns still needed after ``move`` played in ``gear``, risks included."""
-        driver = self.driver
-        if move.eliminated is not None:
-            return -driver.dnf - 1.0  # a sure elimination later still leaves a chance
-        board, current = self.board, self.current
-        route = move.route
-        brakes = current.wear.brakes - move.brakes
-        tyres = current.wear.tyres - move.tyres
-        destination = route[-1] if route else move.start
-        phase = self.state.laps - current.lap - board.crossings(move.start, route)
-        if phase < 0:
-            return 0.0  # the flag: nothing after it matters
-        if destination in board.pit_spaces:
-            exit_space = board.pit_exit_target
-            if exit_space is None or exit_space not in board.lane:
-                return -driver.dnf
-            if move.box:
-                tyres = max(tyres, self.new_tyres)
-            if board.pit_exit_crosses:
-                phase -= 1
-            return -(self.outlook.turns(board.lane[exit_space], board.lane_index[exit_space],
-                                        phase, min(gear, self.pit_gear), 0, brakes, tyres)
-                     + PIT_TURNS)
-        stops = _stops_after(self.state, current, move)
-        if move.spin:
-            turns = self.outlook.turns(board.lane[destination], board.lane_index[destination],
-                                       phase, self.restart_gear, stops, brakes, 0) + SPIN_TURNS
-        else:
-            turns = self.outlook.turns(board.lane[destination], board.lane_index[destination],
-                                       phase, gear, stops, brakes, tyres)
-        contacts = self.contacts.get(destination)
-        if contacts is None:
-            taken = self.taken
-            contacts = self.contact_risk * sum(
-                1 for s in board.neighbours.get(destination, ()) if s in taken)
-            self.contacts[destination] = contacts
-        return -(turns + contacts + len(move.debris) * self.debris_risk)
+        return self.values((move,), gear)[0]
+
+    def values(self, moves: Sequence[Move], gear: int) -> list[float]:
+        """:meth:`value` of each of ``moves``, in order."""
+        board, current, driver = self.board, self.current, self.driver
+        places = self.places
+        crossing_ends, pit_spaces = board.crossing_ends, board.pit_spaces
+        pit_exit_crosses = board.pit_exit_crosses
+        start_in_pit = current.space in pit_spaces
+        corner_of = board.corner_of
+        laps_left = self.state.laps - current.lap
+        brakes0, tyres0 = current.wear.brakes, current.wear.tyres
+        car_corner, car_stops = current.corner, current.stops
+        counts = self.counts_after_overshoot
+        debris_risk, restart_gear = self.debris_risk, self.restart_gear
+        _, stops_stride, gear_stride, brakes_stride = self.outlook.strides
+        top_stops = self.outlook.stop_states - 1
+        top_brakes, top_tyres = self.outlook.max_brakes, self.outlook.max_tyres
+        found = []
+        for move in moves:
+            if move.eliminated is not None:
+                found.append(-driver.dnf - 1.0)  # a sure elimination later still leaves a chance
+                continue
+            route = move.route
+            brakes = brakes0 - move.brakes
+            tyres = tyres0 - move.tyres
+            destination = route[-1] if route else move.start
+            if crossing_ends.isdisjoint(route) and not (pit_exit_crosses and (
+                    start_in_pit or not pit_spaces.isdisjoint(route))):
+                phase = laps_left  # no crossing: the common case (see Board.crossings)
+            else:
+                phase = laps_left - board.crossings(move.start, route)
+            if phase < 0:
+                found.append(0.0)  # the flag: nothing after it matters
+                continue
+            if destination in pit_spaces:
+                found.append(self._in_pit(move, gear, phase, brakes, tyres))
+                continue
+            place = places.get(destination)
+            if place is None:
+                place = self._place(destination)
+            offset, phases, corner, contacts = place
+            # The stops made in the corner the move ends in (a stop ends a move in it).
+            if corner is None:
+                stops = 0
+            elif car_corner == corner and _all_in(corner_of, route, corner):
+                stops = car_stops + 1
+            elif move.overshoots and not counts:
+                stops = 0
+            else:
+                stops = 1
+            # Outlook.turns, read in place (a spun car restarts in its gear with no tyres).
+            table = phases[phase if phase < len(phases) else len(phases) - 1]
+            turns = table[offset
+                          + (stops if stops < top_stops else top_stops) * stops_stride
+                          + ((restart_gear if move.spin else gear) - 1) * gear_stride
+                          + (0 if brakes < 0 else brakes if brakes < top_brakes else top_brakes)
+                          * brakes_stride
+                          + (0 if move.spin or tyres < 0 else tyres if tyres < top_tyres
+                             else top_tyres)]
+            if move.spin:
+                turns = turns + SPIN_TURNS
+            found.append(-(turns + contacts + len(move.debris) * debris_risk))
+        return found
+
+    def _place(self, destination: str) -> tuple[int, list[array[float]], str | None, float]:
+        """What a destination on the track brings to the value of a move ending there."""
+        board = self.board
+        taken = self.taken
+        contacts = self.contact_risk * sum(
+            1 for s in board.neighbours.get(destination, ()) if s in taken)
+        place = self.places[destination] = (
+            board.lane_index[destination] * self.outlook.strides[0],
+            self.outlook.flat[board.lane[destination]], board.corner_of.get(destination),
+            contacts)
+        return place
+
+    def _in_pit(self, move: Move, gear: int, phase: int, brakes: int, tyres: int) -> float:
+        """The value of a move that ends in the pit lane: the turns from the pit exit."""
+        board = self.board
+        exit_space = board.pit_exit_target
+        if exit_space is None or exit_space not in board.lane:
+            return -self.driver.dnf
+        if move.box:
+            tyres = max(tyres, self.new_tyres)
+        if board.pit_exit_crosses:
+            phase -= 1
+        return -(self.outlook.turns(board.lane[exit_space], board.lane_index[exit_space],
+                                    phase, min(gear, self.pit_gear), 0, brakes, tyres)
+                 + PIT_TURNS)
 
 
-def _stops_after(state: RaceState, car: CarState, move: Move) -> int:
-    """Stops made in the corner the move ends in, once it has ended (a stop is the end of a
-    move inside the corner)."""
-    board = state.board
-    corner = board.corner_of.get(move.destination)
-    if corner is None:
-        return 0
-    if car.corner == corner and all(board.corner_of.get(s) == corner for s in move.route):
-        return car.stops + 1
-    if move.overshoots and not state.rules.corners.stop_after_overshoot_counts:
-        return 0
-    return 1
-
-
+def _all_in(corner_of: dict[str, str], route: tuple[str, ...], corner: str) -> bool:
+    """Whether every space of ``route`` lies in ``corner`` (true of no space at all)."""
+    return not route or {*map(corner_of.get, route)} == {corner}

@@ -18,7 +18,6 @@ documents) and its own :class:`Chunk`, so it can run in this process, in a worke
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import importlib
 import multiprocessing
@@ -30,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trackformat.analysis import corners_in_lap_order
+from trackformat.collector import collection_deferred
 from trackformat.io import track_from_document, track_to_document
 from trackformat.model.track import Track
 from trackformat.rules import Ruleset, ruleset_from_document
@@ -160,20 +160,13 @@ def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
     """Race the chunk's races and count them; each race gets fresh bots, so a race depends on
     its seed only, not on the races run before it."""
     spec, stats = context.spec, DriveStats()
-    # A race makes many short-lived objects and few reference cycles: the cyclic collector's
-    # passes cost a fifth of the racing time and free next to nothing, so it rests per chunk.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collection_deferred():  # for the whole chunk, not race by race
         for index in chunk.races:
             seed = race_seed(spec.seed, index)
             drivers = [context.factories[name](seed) for name in spec.bots]
             result = run_race(context.board, context.rules, drivers, seed, laps=spec.laps,
                               max_turns=spec.max_turns)
             stats.add_race(result, context.board, spec.bots, context.rules.team_points)
-    finally:
-        if collecting:
-            gc.enable()
     return stats
 
 
