@@ -101,17 +101,26 @@ def play(race: RecordedRace) -> list[list[Any]]:
 
 def recorded() -> dict[str, list[list[Any]]]:
     """The logs kept on disk, by race name."""
-    logs: dict[str, list[list[Any]]] = json.loads(gzip.decompress(LOGS.read_bytes()))
+    return read_logs(LOGS)
+
+
+def read_logs(path: Path) -> dict[str, list[list[Any]]]:
+    """Race logs kept in a gzipped JSON file, by race name."""
+    logs: dict[str, list[list[Any]]] = json.loads(gzip.decompress(path.read_bytes()))
     return logs
+
+
+def write_logs(path: Path, logs: dict[str, list[list[Any]]]) -> None:
+    """Keep race logs in a gzipped JSON file, byte for byte the same for the same logs."""
+    text = json.dumps(logs, separators=(",", ":"))
+    path.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    for name, log in logs.items():
+        print(f"{name}: {len(log)} events")
 
 
 def record() -> None:
     """Play every race and write the logs (only when the play is meant to change)."""
-    logs = {race.name: play(race) for race in RACES}
-    text = json.dumps(logs, separators=(",", ":"))
-    LOGS.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
-    for name, log in logs.items():
-        print(f"{name}: {len(log)} events")
+    write_logs(LOGS, {race.name: play(race) for race in RACES})
 
 
 if __name__ == "__main__":

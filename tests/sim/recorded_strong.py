@@ -13,13 +13,11 @@ Re-record only on purpose, when a rule or the strong driver's judgement changes 
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tests.sim.recorded import DATA, board, row
+from tests.sim.recorded import DATA, board, read_logs, row, write_logs
 from trackformat.rules import load_ruleset
 from trackformat.sim import CautiousDriver, Driver, RandomDriver, run_race
 from trackformat.sim.strong import StrongDriver
@@ -67,17 +65,12 @@ def play(race: StrongRace) -> list[list[Any]]:
 
 def recorded() -> dict[str, list[list[Any]]]:
     """The logs kept on disk, by race name."""
-    logs: dict[str, list[list[Any]]] = json.loads(gzip.decompress(LOGS.read_bytes()))
-    return logs
+    return read_logs(LOGS)
 
 
 def record() -> None:
     """Play every race and write the logs (only when the play is meant to change)."""
-    logs = {race.name: play(race) for race in RACES}
-    text = json.dumps(logs, separators=(",", ":"))
-    LOGS.write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
-    for name, log in logs.items():
-        print(f"{name}: {len(log)} events")
+    write_logs(LOGS, {race.name: play(race) for race in RACES})
 
 
 if __name__ == "__main__":
