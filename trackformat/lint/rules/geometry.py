@@ -189,16 +189,21 @@ def spaces_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
 
 def _shrunk(polygons: np.ndarray, depth: float) -> np.ndarray:
     """Each outline drawn ``depth`` pixels (about) closer to its centroid, so that neighbours
-    meeting along an edge no longer touch. Scaling the points is one numpy step, where an inward
-    buffer costs far more on the many-sided outlines of curves."""
+    meeting along an edge no longer touch. Scaling every point of every outline is one numpy
+    step on the coordinates shapely hands over, where an inward buffer costs far more on the
+    many-sided outlines of curves."""
     if not len(polygons):
         return polygons
-    coords, owner = shapely.get_coordinates(shapely.get_exterior_ring(polygons), return_index=True)
-    centres = shapely.get_coordinates(shapely.centroid(polygons))
+    owner = np.repeat(np.arange(len(polygons)), shapely.get_num_coordinates(polygons))
+    # One centre per outline, even an empty one (whose centre has no coordinates, and which has
+    # no points to move either), so that the rows line up with the outlines.
+    found, which = shapely.get_coordinates(shapely.centroid(polygons), return_index=True)
+    centres = np.zeros((len(polygons), 2))
+    centres[which] = found
+    centres = centres[owner]
     size = np.sqrt(np.maximum(shapely.area(polygons), 1e-9))
-    keep = 1.0 - np.minimum(2.0 * depth / size, 0.5)
-    moved = centres[owner] + (coords - centres[owner]) * keep[owner, None]
-    return np.asarray(shapely.polygons(shapely.linearrings(moved, indices=owner)))
+    keep = (1.0 - np.minimum(2.0 * depth / size, 0.5))[owner, None]
+    return np.asarray(shapely.transform(polygons, lambda xy: centres + (xy - centres) * keep))
 
 
 @rule(
