@@ -73,26 +73,17 @@ class BoardScene(QGraphicsScene):
         spaces_changed = old is None or old.spaces is not track.spaces
         if spaces_changed:
             self._sync_spaces(track)
-        if (
-            spaces_changed
-            or old is None
-            or old.links is not track.links
-            or old.pit_lane is not track.pit_lane
-        ):
+
+        def changed(*parts: str) -> bool:
+            """Whether the spaces or one of ``parts`` of the track are new (edits replace what
+            they change, so identity tells)."""
+            return spaces_changed or any(getattr(old, p) is not getattr(track, p) for p in parts)
+
+        if changed("links", "pit_lane"):
             self._rebuild_links(track)
-        if (
-            spaces_changed
-            or old is None
-            or old.corners is not track.corners
-            or old.links is not track.links
-        ):
+        if changed("corners", "links"):
             self._rebuild_corners(track)
-        if (
-            spaces_changed
-            or old is None
-            or old.grid is not track.grid
-            or old.finish_line is not track.finish_line
-        ):
+        if changed("grid", "finish_line"):
             self._rebuild_grid(track)
         rect = self.itemsBoundingRect().united(QRectF(0, 0, track.board.width, track.board.height))
         # Room around the board, so that a space at its edge can still be centred in the view.

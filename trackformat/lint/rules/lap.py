@@ -14,8 +14,9 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from trackformat.adjacency import Adjacency
 from trackformat.analysis import link_angles
-from trackformat.graph import Adjacency, TrackGraphs
+from trackformat.graph import TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
 from trackformat.lint.rules.references import id_list, in_file_order, link_name, link_pointers
