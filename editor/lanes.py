@@ -1,6 +1,6 @@
 """Adding a stretch of lanes to a track (the lane tool's edit), without Qt.
 
-The stretch comes from the builder (:func:`trackformat.build.stretch.build_stretch`); here it is
+The stretch comes from the builder (:func:`trackformat.builder.stretch.build_stretch`); here it is
 given ids that continue each lane, lanes the track does not have yet are added, and a stretch
 started at the open end of earlier lanes is joined to them, so a circuit can be laid stretch by
 stretch round the board.
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from editor.edits import EditError
-from trackformat.build.errors import BuildError
-from trackformat.build.stretch import Stretch, build_stretch
+from trackformat.builder.errors import BuildError
+from trackformat.builder.stretch import Stretch, build_stretch
 from trackformat.model import Lane, Link, SpaceKind, Track
 
 JOIN_REACH = 1.6

@@ -10,7 +10,7 @@ import pytest
 
 from tests.factories import ring
 from trackformat import cli
-from trackformat.cli_testdrive import ProgressBar
+from trackformat.cli.testdrive import ProgressBar
 from trackformat.io import save_track
 
 

@@ -13,7 +13,7 @@ from trackformat import cli
 from trackformat.io import dumps_document, dumps_track
 from trackformat.model import Track
 
-SCHEMA_FILE = Path(cli.__file__).parent / "schema" / "track.schema.json"
+SCHEMA_FILE = Path(cli.__file__).parent.parent / "schema" / "track.schema.json"
 REGENERATE = "python -m trackformat schema -o trackformat/schema/track.schema.json"
 
 

@@ -18,8 +18,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import monaco_facts as facts
 
-from trackformat.build import CornerPlan, LanePlan, PitPlan, TrackPlan, build_track
-from trackformat.build.errors import BuildError
+from trackformat.builder import CornerPlan, LanePlan, PitPlan, TrackPlan, build_track
+from trackformat.builder.errors import BuildError
 from trackformat.io import dumps_track
 from trackformat.model import Track
 
@@ -41,7 +41,7 @@ NOTES = (
 
 SQUEEZE = 2.0
 """Spaces on the inside of Monaco's bends are pinched harder than their lane's length alone
-would make them (see trackformat.build.lanes.even_cuts). With 2, seven of the ten corners give
+would make them (see trackformat.builder.lanes.even_cuts). With 2, seven of the ten corners give
 their printed longest and shortest paths from the straight rule alone (with 1, six do), and the
 other three need only the five arrows below."""
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from trackformat.analysis import measure_corner
-from trackformat.build import (
+from trackformat.builder import (
     BuildError,
     CornerPlan,
     LanePlan,

@@ -5,13 +5,13 @@ counts, the corners, arrows, grid and pit lane) and :func:`build_track` makes th
 model from it, with spaces that tile the road and the moves of the straight rule.
 """
 
-from trackformat.build.cutting import lane_offsets
-from trackformat.build.errors import BuildError
-from trackformat.build.lanes import SpaceShape, Strip, anchored_cuts, even_cuts, fit_anchors
-from trackformat.build.links import apply_overrides, diagonal_target, straight_rule
-from trackformat.build.plan import CornerPlan, LanePlan, PitPlan, SpaceRef, TrackPlan
-from trackformat.build.road import Road, limit_curvature, smooth_line
-from trackformat.build.track import build_track, make_road
+from trackformat.builder.cutting import lane_offsets
+from trackformat.builder.errors import BuildError
+from trackformat.builder.lanes import SpaceShape, Strip, anchored_cuts, even_cuts, fit_anchors
+from trackformat.builder.links import apply_overrides, diagonal_target, straight_rule
+from trackformat.builder.plan import CornerPlan, LanePlan, PitPlan, SpaceRef, TrackPlan
+from trackformat.builder.road import Road, limit_curvature, smooth_line
+from trackformat.builder.track import build_track, make_road
 
 __all__ = [
     "BuildError",

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Sequence
 
-from trackformat.build.errors import BuildError
-from trackformat.build.lanes import SpaceShape
+from trackformat.builder.errors import BuildError
+from trackformat.builder.lanes import SpaceShape
 
 LinkPair = tuple[str, str]
 """A move, as (from space id, to space id)."""

@@ -19,8 +19,8 @@ from itertools import pairwise
 import numpy as np
 from shapely.geometry import Polygon
 
-from trackformat.build.errors import BuildError
-from trackformat.build.road import Point, Road
+from trackformat.builder.errors import BuildError
+from trackformat.builder.road import Point, Road
 
 DECIMALS = 2
 """Coordinates are rounded to 0.01 px: far below what anyone can see, and files stay small."""

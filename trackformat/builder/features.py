@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 
-from trackformat.build.errors import BuildError
-from trackformat.build.lanes import Strip, even_cuts
-from trackformat.build.links import LinkPair
-from trackformat.build.plan import CornerPlan, PitPlan, SpaceRef
-from trackformat.build.road import Road
+from trackformat.builder.errors import BuildError
+from trackformat.builder.lanes import Strip, even_cuts
+from trackformat.builder.links import LinkPair
+from trackformat.builder.plan import CornerPlan, PitPlan, SpaceRef
+from trackformat.builder.road import Road
 from trackformat.model.track import Corner, FinishLine, Link, PitLane
 
 

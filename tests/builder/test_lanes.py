@@ -6,8 +6,8 @@ import pytest
 import shapely
 from shapely.geometry import Polygon
 
-from tests.build.plans import SPACING, stadium_line
-from trackformat.build import (
+from tests.builder.plans import SPACING, stadium_line
+from trackformat.builder import (
     BuildError,
     Road,
     Strip,
@@ -17,7 +17,7 @@ from trackformat.build import (
     lane_offsets,
     smooth_line,
 )
-from trackformat.build.lanes import shape_strips
+from trackformat.builder.lanes import shape_strips
 
 
 def stadium_road() -> Road:

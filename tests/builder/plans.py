@@ -6,7 +6,7 @@ import dataclasses
 import math
 from typing import Any
 
-from trackformat.build import CornerPlan, LanePlan, PitPlan, TrackPlan
+from trackformat.builder import CornerPlan, LanePlan, PitPlan, TrackPlan
 
 CENTRE = (700.0, 450.0)
 STRAIGHT = 600.0

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from trackformat.build.cutting import lane_offsets
-from trackformat.build.errors import BuildError
-from trackformat.build.lanes import Strip, even_cuts, shape_strips
-from trackformat.build.links import straight_rule
-from trackformat.build.road import Point, Road, limit_curvature, smooth_line
-from trackformat.build.track import MIN_STEP, TOUCH
+from trackformat.builder.cutting import lane_offsets
+from trackformat.builder.errors import BuildError
+from trackformat.builder.lanes import Strip, even_cuts, shape_strips
+from trackformat.builder.links import straight_rule
+from trackformat.builder.road import Point, Road, limit_curvature, smooth_line
+from trackformat.builder.track import MIN_STEP, TOUCH
 from trackformat.model.track import Link, Space, SpaceKind
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from trackformat.build.road import Point
+from trackformat.builder.road import Point
 
 SpaceRef = tuple[str, int]
 """A track space as (lane id, index in the lane); index 0 is the first space past the line."""
@@ -27,10 +27,10 @@ class LanePlan:
     boundary 0 (the finish line) must be given."""
     targets: Mapping[int, float] = field(default_factory=dict)
     """Boundary index -> station the cut should be near (a corner limit beside another lane's);
-    fitted against keeping the spaces even, see :func:`trackformat.build.lanes.fit_anchors`."""
+    fitted against keeping the spaces even, see :func:`trackformat.builder.lanes.fit_anchors`."""
     name: str = ""
     follow: str | None = None
-    """Another lane to cut this one beside (see :mod:`trackformat.build.cutting`): the finish
+    """Another lane to cut this one beside (see :mod:`trackformat.builder.cutting`): the finish
     line is where that lane's is, and ``anchors`` and ``targets`` are not used."""
     beside: Mapping[int, int] = field(default_factory=dict)
     """Boundary of this lane -> boundary of ``follow`` it lies beside (corner limits, mostly).
@@ -103,7 +103,7 @@ class TrackPlan:
     squeeze: float = 1.0
     """How hard the inside of a bend pinches its spaces: 1 spreads a lane's spaces evenly along
     its own length, more makes the inside spaces of bends shorter still (see
-    :func:`trackformat.build.lanes.even_cuts`)."""
+    :func:`trackformat.builder.lanes.even_cuts`)."""
     pull: float = 1.0
     """How firmly fitted cuts stay beside their targets (see ``LanePlan.targets``)."""
     corners: Sequence[CornerPlan] = ()

@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trackformat.build.errors import BuildError
+from trackformat.builder.errors import BuildError
 
 Point = tuple[float, float]
 """A board point in pixels, y pointing down."""
@@ -250,7 +250,7 @@ class Road:
 
         With ``squeeze`` other than 1, each piece of the line counts its length times (its
         length / the centre line's length there) to the power ``squeeze - 1``: see
-        :func:`trackformat.build.lanes.even_cuts`.
+        :func:`trackformat.builder.lanes.even_cuts`.
         """
         key = (offset, squeeze)
         cached = self._lane_cache.get(key)

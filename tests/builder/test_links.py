@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.build.plans import stadium_plan
-from trackformat.build import BuildError, apply_overrides, build_track
+from tests.builder.plans import stadium_plan
+from trackformat.builder import BuildError, apply_overrides, build_track
 from trackformat.model import Track
 
 

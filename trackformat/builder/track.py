@@ -1,4 +1,4 @@
-"""Building a whole track from a :class:`~trackformat.build.plan.TrackPlan`.
+"""Building a whole track from a :class:`~trackformat.builder.plan.TrackPlan`.
 
 The steps, each in its own module: smooth the centre line into a road (``road``), decide where
 each lane is cut across (``cutting``), outline spaces that tile the road (``lanes``), link them
@@ -12,13 +12,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from trackformat.build import features
-from trackformat.build.cutting import Stations, check_lane_ids, lane_strips
-from trackformat.build.errors import BuildError
-from trackformat.build.lanes import SpaceShape, Strip, shape_strips
-from trackformat.build.links import LinkPair, apply_overrides, straight_rule
-from trackformat.build.plan import TrackPlan
-from trackformat.build.road import Road, limit_curvature, smooth_line
+from trackformat.builder import features
+from trackformat.builder.cutting import Stations, check_lane_ids, lane_strips
+from trackformat.builder.errors import BuildError
+from trackformat.builder.lanes import SpaceShape, Strip, shape_strips
+from trackformat.builder.links import LinkPair, apply_overrides, straight_rule
+from trackformat.builder.plan import TrackPlan
+from trackformat.builder.road import Road, limit_curvature, smooth_line
 from trackformat.model.track import (
     Board,
     Lane,

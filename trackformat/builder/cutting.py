@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from itertools import pairwise
 
-from trackformat.build.errors import BuildError
-from trackformat.build.lanes import Strip, anchored_cuts, fit_anchors
-from trackformat.build.plan import LanePlan, TrackPlan
-from trackformat.build.road import Road
+from trackformat.builder.errors import BuildError
+from trackformat.builder.lanes import Strip, anchored_cuts, fit_anchors
+from trackformat.builder.plan import LanePlan, TrackPlan
+from trackformat.builder.road import Road
 
 Stations = Callable[[float], float]
-"""Road position of a station (see :mod:`trackformat.build.plan`)."""
+"""Road position of a station (see :mod:`trackformat.builder.plan`)."""
 
 
 def lane_offsets(lanes: int, spacing: float) -> list[float]:

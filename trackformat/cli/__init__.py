@@ -360,11 +360,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     render.set_defaults(run=cmd_render)
 
-    from trackformat import cli_interop, cli_race, cli_testdrive
+    from trackformat.cli import interop, race, testdrive
 
-    cli_interop.register(command)
-    cli_testdrive.register(command)
-    cli_race.register(command)
+    interop.register(command)
+    testdrive.register(command)
+    race.register(command)
     return parser
 
 

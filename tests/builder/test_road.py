@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from trackformat.build import BuildError, Road, limit_curvature, smooth_line
-from trackformat.build.road import turning_radius
+from trackformat.builder import BuildError, Road, limit_curvature, smooth_line
+from trackformat.builder.road import turning_radius
 
 
 def circle(radius: float, count: int) -> list[tuple[float, float]]:

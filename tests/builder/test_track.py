@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from tests.build.plans import stadium_plan
+from tests.builder.plans import stadium_plan
 from trackformat.analysis import measure_corner
-from trackformat.build import BuildError, CornerPlan, LanePlan, PitPlan, build_track
+from trackformat.builder import BuildError, CornerPlan, LanePlan, PitPlan, build_track
 from trackformat.graph import build_graphs
 from trackformat.io import dumps_track, loads_track
 from trackformat.lint import Severity, validate
