@@ -10,4 +10,5 @@ from trackformat.lint.rules import (  # noqa: F401
     reachability,
     references,
     shortest_path,
+    stagger,
 )
