@@ -6,11 +6,9 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck bench schema docs clean gui-libs
 
-# The system libraries Qt's X11 platform plugin loads (Debian names); desktops have them, a
-# bare machine may not. `make run` installs them when it can (root on Debian), or says how.
-GUI_DEBS := libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-render-util0 \
-	libxcb-shape0 libxcb-xinerama0 libxcb-xkb1 libxcb-randr0 libxkbcommon-x11-0 libegl1 \
-	libfontconfig1
+# Qt's X11 platform plugin loads system libraries that desktops have and bare machines may not;
+# tools/gui_libs.py checks every one of them and installs the missing ones (root on Debian) or
+# prints the exact command.
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,14 +19,8 @@ $(STAMP): pyproject.toml
 run: $(STAMP) gui-libs
 	$(PY) -m editor tracks/monaco.json
 
-gui-libs:
-	@if command -v dpkg >/dev/null 2>&1 && ! dpkg -s libxcb-cursor0 >/dev/null 2>&1; then \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    apt-get update -qq && apt-get install -y -qq $(GUI_DEBS); \
-	  else \
-	    echo "The editor needs these system libraries: sudo apt-get install $(GUI_DEBS)"; \
-	  fi; \
-	fi
+gui-libs: $(STAMP)
+	@$(PY) tools/gui_libs.py
 
 test: $(STAMP)
 	$(PY) -m ruff check trackformat editor tests tools benchmarks
