@@ -48,6 +48,17 @@ def test_progress_grows_along_every_link_of_the_lap() -> None:
     assert graphs.moves.nodes["2-10"]["progress"] == graphs.progress["2-10"]
 
 
+def test_a_line_staggered_across_the_lanes_keeps_its_lane_change_in_the_lap() -> None:
+    # Lane 2 starting half a space ahead of lane 1 at the line, as on the Monaco board: the move
+    # from 1-0 over to 2-0 goes forward, so 2-0 ranks after 1-0. A move both ways is cut.
+    track = edit(ring(), lambda doc: doc["links"].append({"from": "1-0", "to": "2-0"}))
+    graphs = build_graphs(track)
+    assert graphs.lap.has_edge("1-0", "2-0")
+    assert graphs.progress["2-0"] > graphs.progress["1-0"] == 0
+    both = edit(track, lambda doc: doc["links"].append({"from": "2-0", "to": "1-0"}))
+    assert not build_graphs(both).lap.has_edge("1-0", "2-0")
+
+
 def test_progress_survives_a_backward_link() -> None:
     track = edit(ring(), lambda doc: doc["links"].append({"from": "1-10", "to": "1-5"}))
     graphs = build_graphs(track)

@@ -11,6 +11,7 @@ tests) catches a hand edit of the shipped file or a change of the builder that m
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from pathlib import Path
 
@@ -18,7 +19,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import monaco_facts as facts
 
-from trackformat.builder import CornerPlan, LanePlan, PitPlan, TrackPlan, build_track
+from trackformat.builder import (
+    CornerPlan,
+    LaneChanges,
+    LanePlan,
+    PitPlan,
+    Stagger,
+    TrackPlan,
+    build_track,
+)
 from trackformat.builder.errors import BuildError
 from trackformat.io import dumps_track
 from trackformat.model import Track
@@ -32,53 +41,56 @@ BOARD_WIDTH = 3750
 BOARD_HEIGHT = BOARD_WIDTH * facts.BOARD_ASPECT[1] // facts.BOARD_ASPECT[0]
 
 NOTES = (
-    "The Formula D Monaco board (Asmodee, 2008), rebuilt from facts measured on public "
-    "digitisations of the board that agree with each other and with its printed numbers: lane "
-    "counts, corner limits, stops, printed long and short paths, single arrows, grid and pit "
-    "lane. Spaces are laid along the measured centre line of lane 2, so the track lines up with "
-    "a scan of the board scaled to this board's size. Built by tools/build_monaco.py."
+    "The Formula D Monaco board (Asmodee, 2008), rebuilt from its facts: lane counts, corner "
+    "limits, stops and printed long and short paths, corner names as the plaques print them, "
+    "single arrows, grid and pit lane, the stagger of the lanes stretch by stretch and every lane "
+    "change its arrows allow, space by space. Lane 2 is laid along its measured centre line and "
+    "lanes 1 and 3 staggered beside it as printed, so the track lines up with a scan of the "
+    "board scaled to this board's size and allows exactly the board's moves. Built by "
+    "tools/build_monaco.py."
 )
 
-SQUEEZE = 2.0
-"""Spaces on the inside of Monaco's bends are pinched harder than their lane's length alone
-would make them (see trackformat.builder.lanes.even_cuts). With 2, seven of the ten corners give
-their printed longest and shortest paths from the straight rule alone (with 1, six do), and the
-other three need only the five arrows below."""
+SQUEEZE = 1.0
+"""Spaces between the held boundaries are spread evenly along their lane (see
+trackformat.builder.lanes.even_cuts): the stagger facts hold most boundaries, so no extra pinch
+of the inside of bends is needed."""
 
-LinkRef = tuple[tuple[str, int], tuple[str, int]]
+MIN_RADIUS = 56.0
+"""Tightest bend (px) allowed in lane 2's centre line. The Loews hairpin turns lane 2 on a radius
+a little under the road's half width (57 px); the builder's default would round the apex off by
+a third of a space."""
 
-ARROWS_REMOVED: tuple[LinkRef, ...] = (
-    # Loews: no lane change into or out of the inside lane round the hairpin's apex. Without
-    # these three the corner measures 19 / 6 against the printed 18 / 8.
-    (("1", 59), ("2", 61)),
-    (("1", 60), ("2", 62)),
-    (("2", 61), ("1", 61)),
-    # La Rascasse: no move from the middle lane to the outside at the apex (12 / 6 without it,
-    # printed 11 / 6).
-    (("2", 134), ("1", 135)),
-)
-"""Moves of the straight rule the board's arrows do not allow, so that every corner's longest
-and shortest paths are the printed ones (the tests pin them)."""
 
-ARROWS_ADDED: tuple[LinkRef, ...] = (
-    # Nouvelle Chicane: a lane change from the middle lane to the outside at the second kink,
-    # which the straight rule leaves out because the lanes are out of step there (8 / 5
-    # without it, printed 9 / 5).
-    (("2", 100), ("1", 102)),
-)
-"""Arrows printed inside corners that the straight rule does not give."""
+def centre_line() -> list[tuple[int, tuple[float, float]]]:
+    """The measured points of lane 2's centre line, as (lane-2 index, point), in lap order."""
+    points = {k * facts.CENTRE_LINE_STEP: p for k, p in enumerate(facts.CENTRE_LINE)}
+    points.update(facts.CENTRE_LINE_EXTRA)
+    return sorted(points.items())
 
 
 def lane2_station(boundary: float) -> float:
-    """Station (centre-line point units) of the cut behind lane-2 space ``boundary``."""
-    return (boundary - 0.5) / facts.CENTRE_LINE_STEP
+    """Station (centre-line point units) of the cut behind lane-2 space ``boundary``.
+
+    The cut lies halfway between the centres of spaces ``boundary - 1`` and ``boundary``,
+    placed between the two measured points around it in proportion to their indices.
+    """
+    indices = [index for index, _ in centre_line()]
+    lap = facts.LANE_SPACES["2"]
+    where = (boundary - 0.5) % lap
+    closing = [*indices, indices[0] + lap]
+    for station, (a, b) in enumerate(itertools.pairwise(closing)):
+        if a <= where < b or (station == 0 and where < a):
+            if where < a:
+                where += lap
+            return station + (where - a) / (b - a)
+    return len(indices) - 1 + (where - indices[-1]) / (closing[-1] - indices[-1])
 
 
 def lane_plans() -> list[LanePlan]:
-    """Lane 2 pinned to the measured centre line; lanes 1 and 3 cut beside it.
+    """Lane 2 pinned to the measured centre line; lanes 1 and 3 staggered beside it.
 
-    Each corner limit of lanes 1 and 3 lies beside the same limit of lane 2; between limits
-    with equal counts the lanes run in step with lane 2, elsewhere their limits are fitted.
+    The outer lanes' boundaries are held where the board has them along lane 2 (the stagger
+    per stretch); the spaces between those stretches, in corners, are spread evenly.
     """
     lanes: list[LanePlan] = []
     for lane, count in facts.LANE_SPACES.items():
@@ -86,14 +98,17 @@ def lane_plans() -> list[LanePlan]:
             anchors = {b: lane2_station(b) for b in range(count)}
             lanes.append(LanePlan(lane, count, anchors=anchors))
             continue
-        beside: dict[int, int] = {}
-        for corner in facts.CORNERS:
-            first, last = corner.lanes[lane]
-            first2, last2 = corner.lanes["2"]
-            beside[first] = first2
-            beside[last + 1] = last2 + 1
-        lanes.append(LanePlan(lane, count, follow="2", beside=beside))
+        stagger = [Stagger(first, last, beside, offset)
+                   for first, last, beside, offset in facts.STAGGER[lane]]
+        lanes.append(LanePlan(lane, count, follow="2", stagger=stagger))
     return lanes
+
+
+def lane_changes() -> list[LaneChanges]:
+    """The board's lane changes, run by run."""
+    return [LaneChanges(lane, into, first, last, offset)
+            for (lane, into), runs in facts.LANE_CHANGES.items()
+            for first, last, offset in runs]
 
 
 def monaco_plan() -> TrackPlan:
@@ -107,25 +122,29 @@ def monaco_plan() -> TrackPlan:
         board_width=width,
         board_height=height,
         board_image=PICTURE_NAME,
-        centre_line=[(x * width, y * height) for x, y in facts.CENTRE_LINE],
+        centre_line=[(x * width, y * height) for _, (x, y) in centre_line()],
         lane_spacing=facts.LANE_SPACING * width,
+        min_radius=MIN_RADIUS,
         squeeze=SQUEEZE,
         lanes=lane_plans(),
         corners=[
             CornerPlan(c.id, c.name, c.stops, c.lanes, c.long, c.short) for c in facts.CORNERS
         ],
         single_arrow=[ref for c in facts.CORNERS for ref in c.single_arrows],
-        links_added=ARROWS_ADDED,
-        links_removed=ARROWS_REMOVED,
+        lane_changes=lane_changes(),
         grid=facts.GRID,
         pit=PitPlan(
             spaces=facts.PIT_SPACES,
             beside="3",
-            start=facts.PIT_ENTRY[-1][1],
-            end=facts.PIT_EXIT[0][1] + 1,
+            start=facts.PIT_START,
+            end=facts.PIT_END,
             entry=facts.PIT_ENTRY,
             exit=facts.PIT_EXIT,
             boxes=facts.PIT_BOXES,
+            box_side="inside",
+            box_width=facts.BOX_WIDTH,
+            profile=facts.PIT_PROFILE,
+            enter_boxes_alongside=True,
         ),
     )
 

@@ -220,8 +220,12 @@ def build_graphs(track: Track) -> TrackGraphs:
     ]
     finish_set = set(finish)
     crossing = [(u, v) for u, v in track_links if v in finish_set and u not in finish_set]
-    # Cut where laps end: links onto the line, and links along it between two of its spaces.
-    lap_links = [(u, v) for u, v in track_links if v not in finish_set]
+    # Cut where laps end: links onto the line, and links along it between two of its spaces,
+    # unless one-way: where the lanes are staggered across the line, a lane change from one
+    # line space to the next lane's, half a space ahead, is a move forward like any other.
+    linked = set(track_links)
+    lap_links = [(u, v) for u, v in track_links
+                 if v not in finish_set or (u in finish_set and (v, u) not in linked)]
     lists = {
         "moves": plain(spaces, kinds),
         "circuit": plain(track_ids, track_links),

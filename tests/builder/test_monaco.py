@@ -21,15 +21,15 @@ ROOT = Path(__file__).resolve().parents[2]
 TRACK_FILE = ROOT / "tracks" / "monaco.json"
 
 PRINTED = {
-    # corner: (name, stops, printed long, printed short)
+    # corner: (name on its plaque, stops, printed long, printed short)
     "sainte-devote": ("Sainte Dévote", 1, 7, 3),
-    "massenet": ("Massenet", 1, 10, 5),
+    "massenet": ("Casino", 1, 10, 5),
     "casino": ("Casino", 1, 6, 2),
     "mirabeau": ("Mirabeau", 1, 6, 2),
     "loews": ("Loews", 3, 18, 8),
-    "nouvelle-chicane": ("Nouvelle Chicane", 1, 9, 5),
-    "tabac": ("Tabac", 1, 7, 3),
-    "piscine": ("Piscine", 2, 13, 8),
+    "nouvelle-chicane": ("Chicane", 1, 9, 5),
+    "tabac": ("Bureau de Tabac", 1, 7, 3),
+    "piscine": ("« S » de la Piscine", 2, 13, 8),
     "la-rascasse": ("La Rascasse", 2, 11, 6),
     "anthony-noghes": ("Anthony Noghes", 1, 6, 2),
 }

@@ -142,6 +142,18 @@ def test_a_box_may_stand_at_any_angle() -> None:
     assert diagnostics(edit(RING, turn), "GEOM005") == []
 
 
+def test_a_car_may_pull_into_its_box_from_beside_it() -> None:
+    # box-1 stands beside pit-2: a link from there into the box points sideways, not ahead.
+    track = edit(RING, lambda d: d["links"].append({"from": "pit-2", "to": "box-1"}))
+    assert diagnostics(track, "GEOM005") == []
+
+
+def test_a_car_may_turn_sideways_into_the_pit_lane() -> None:
+    # The ring's pit lane starts beside 3-36, entered from 3-35: an entry from 3-36 is sideways.
+    track = edit(RING, lambda d: d["pit_lane"]["entry"].append({"from": "3-36", "to": "pit-0"}))
+    assert diagnostics(track, "GEOM005") == []
+
+
 def test_a_centre_outside_the_outline_is_reported() -> None:
     track = edit(RING, lambda d: space(d, "3-12").update(centre=[0.0, 0.0]))
     [found] = diagnostics(track, "GEOM006")

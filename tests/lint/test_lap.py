@@ -156,6 +156,13 @@ def test_crossing_the_line_from_halfway_round_is_reported() -> None:
     )
 
 
+def test_a_staggered_line_may_be_crossed_after_a_lane_change_behind_it() -> None:
+    # Lane 2 starts half a space ahead of lane 1, as on the Monaco board: from the last space
+    # of lane 1 a car may move over to the last space of lane 2 and cross from there.
+    assert diagnostics(with_links(("1-39", "2-39")), "LAP005") == []
+    assert len(diagnostics(with_links(("1-38", "2-39"), ("1-38", "1-0")), "LAP005")) == 1
+
+
 def test_a_finish_line_space_no_link_enters_is_reported() -> None:
     track = edit(RING, lambda doc: drop_links(doc, {("1-39", "1-0"), ("2-39", "1-0")}))
     [found] = diagnostics(track, "LAP005")

@@ -103,6 +103,12 @@ def pit_strips(
                                                           plan.spaces))
     strips = [Strip(PIT_PREFIX, pit_offset, lane_width, cuts, taper=plan.taper,
                     outer="right" if right else "left")]
+    if plan.box_side not in ("inside", "outside") or plan.box_width <= 0:
+        raise BuildError(f"pit lane: boxes stand inside or outside it, with a positive width, "
+                         f"not {plan.box_side!r} and {plan.box_width:g}")
+    box_width = plan.box_width * lane_width
+    box_offset = pit_offset + side * (lane_width + box_width) / 2 * (
+        -1.0 if plan.box_side == "inside" else 1.0)
     _, boxes = pit_ids(plan)
     for box, (first, last) in zip(boxes, plan.boxes, strict=True):
         if not 0 <= first <= last <= plan.spaces - 2:
@@ -110,8 +116,7 @@ def pit_strips(
                 f"{box}: must stand beside pit spaces 0..{plan.spaces - 2} (so a car can drive "
                 f"out to the next one), not {first}..{last}"
             )
-        strips.append(Strip(box, pit_offset + side * lane_width, lane_width,
-                            (cuts[first], cuts[last + 1])))
+        strips.append(Strip(box, box_offset, box_width, (cuts[first], cuts[last + 1])))
     return strips
 
 
@@ -149,6 +154,8 @@ def pit_lane(plan: PitPlan, names: SpaceNames) -> tuple[PitLane, list[LinkPair]]
         # In from the first pit space beside the box, out to the one after it: two moves, like
         # driving past, so a box that spans two pit spaces is never a shortcut.
         links += [(pits[first], box), (box, pits[last + 1])]
+        if plan.enter_boxes_alongside and last > first:
+            links.append((pits[last], box))
     entry = [Link(from_=names.ref(ref, "pit entry"), to=pits[0]) for ref in plan.entry]
     exit_ = [Link(from_=pits[-1], to=names.ref(ref, "pit exit")) for ref in plan.exit]
     if not entry or not exit_:

@@ -107,7 +107,7 @@ def even_cuts(
     return cuts
 
 
-def _unwrapped(road: Road, origin: float, position: float) -> float:
+def unwrapped(road: Road, origin: float, position: float) -> float:
     """``position`` moved by whole laps to lie in [origin, origin + length) on a closed road."""
     if not road.closed:
         return position
@@ -133,14 +133,14 @@ def anchored_cuts(
     if 0 not in anchors:
         raise BuildError(f"strip at offset {offset:g}: boundary 0 must be anchored")
     origin = anchors[0]
-    pinned = {i: _unwrapped(road, origin, p) for i, p in anchors.items() if i != count}
+    pinned = {i: unwrapped(road, origin, p) for i, p in anchors.items() if i != count}
     pinned[0] = origin
     if full_lap:
         if not road.closed:
             raise BuildError("only a closed road has a full lap")
         pinned[count] = origin + road.length
     elif count in anchors:
-        pinned[count] = _unwrapped(road, origin, anchors[count])
+        pinned[count] = unwrapped(road, origin, anchors[count])
         if road.closed and pinned[count] == origin:
             pinned[count] = origin + road.length
     else:
@@ -181,7 +181,7 @@ def fit_anchors(
         raise BuildError(f"strip at offset {offset:g}: boundary 0 must be fixed")
     origin = fixed[0]
     sigma_fixed = {
-        i: road.lane_distance(offset, _unwrapped(road, origin, p)) for i, p in fixed.items()
+        i: road.lane_distance(offset, unwrapped(road, origin, p)) for i, p in fixed.items()
     }
     if full_lap:
         sigma_fixed[count] = sigma_fixed[0] + road.lane_length(offset)
@@ -215,7 +215,7 @@ def fit_anchors(
     for i in free:
         row = column[i]
         matrix[row, row] += pull
-        rhs[row] += pull * road.lane_distance(offset, _unwrapped(road, origin, targets[i]))
+        rhs[row] += pull * road.lane_distance(offset, unwrapped(road, origin, targets[i]))
     solved = np.linalg.solve(matrix, rhs) if size else np.zeros(0)
     sigma = dict(sigma_fixed)
     for i in free:

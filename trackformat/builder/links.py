@@ -1,16 +1,20 @@
-"""The moves between spaces: the straight rule, single arrows, and a designer's overrides.
+"""The moves between spaces: the straight rule or lane changes written space by space, single
+arrows, and a designer's overrides.
 
 On a printed board the arrows are drawn only near corners; everywhere else a car may go straight
 ahead or move one lane over while going forward. The builder writes all those moves as links, so
-that the links of a track file are its whole movement graph.
+that the links of a track file are its whole movement graph. A track designed from scratch gets
+its lane changes from the geometry (the straight rule); a real board's are facts read off it,
+space by space (:func:`written_lane_changes`), since only the print says where the arrows fork.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from trackformat.builder.errors import BuildError
 from trackformat.builder.lanes import SpaceShape
+from trackformat.builder.plan import LaneChanges
 
 LinkPair = tuple[str, str]
 """A move, as (from space id, to space id)."""
@@ -106,6 +110,61 @@ def straight_rule(
                                          touch=touch, careful=careful if in_corners else None)
                 if target is not None:
                     links.append((here, ids[side][target]))
+    return links
+
+
+def straight_on(ids: Sequence[Sequence[str]], *, closed: bool) -> list[LinkPair]:
+    """The move from each space to the next in its lane (the last to the first when closed)."""
+    links: list[LinkPair] = []
+    for row in ids:
+        links += [(row[i], row[i + 1]) for i in range(len(row) - 1)]
+        if closed and len(row) > 1:
+            links.append((row[-1], row[0]))
+    return links
+
+
+def written_lane_changes(
+    changes: Sequence[LaneChanges],
+    counts: Mapping[str, int],
+    name: Callable[[str, int], str],
+    *,
+    single_arrow: Collection[str] = (),
+) -> list[LinkPair]:
+    """The lane changes ``changes`` write, as links between the ids ``name`` gives.
+
+    ``counts`` are the spaces of each lane, listed from the driver's left: a change goes into an
+    adjacent lane, and its target counts round the lap. A run that names a missing lane or space,
+    writes a second move from one space into the same lane, or leaves a single-arrow space is a
+    mistake in the facts, refused with the run named.
+    """
+    order = list(counts)
+    links: list[LinkPair] = []
+    seen: dict[tuple[str, int, str], int] = {}
+    for number, run in enumerate(changes, start=1):
+        what = (f"lane changes {number} ({run.lane} -> {run.into}, spaces "
+                f"{run.first}..{run.last})")
+        for lane in (run.lane, run.into):
+            if lane not in counts:
+                raise BuildError(f"{what}: no lane {lane!r} (lanes are {', '.join(order)})")
+        if abs(order.index(run.lane) - order.index(run.into)) != 1:
+            raise BuildError(f"{what}: a lane change goes into an adjacent lane")
+        if not 0 <= run.first <= run.last < counts[run.lane]:
+            raise BuildError(
+                f"{what}: lane {run.lane} has spaces 0..{counts[run.lane] - 1}, and the run "
+                "must go forward"
+            )
+        for index in range(run.first, run.last + 1):
+            key = (run.lane, index, run.into)
+            if key in seen:
+                raise BuildError(
+                    f"{what}: space {name(run.lane, index)} already has a lane change into lane "
+                    f"{run.into} (lane changes {seen[key]})"
+                )
+            seen[key] = number
+            here = name(run.lane, index)
+            if here in single_arrow:
+                raise BuildError(f"{what}: {here} carries a single straight arrow")
+            links.append((here, name(run.into, (index + run.offset) % counts[run.into])))
     return links
 
 

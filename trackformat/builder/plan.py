@@ -17,6 +17,41 @@ SpaceRef = tuple[str, int]
 
 
 @dataclass(frozen=True)
+class Stagger:
+    """A stretch where a lane runs in step with the lane it follows, shifted along the road.
+
+    Printed boards often set neighbouring lanes half a space apart, so that a lane change lands
+    half a space ahead, not level with the next space. Boundaries ``first`` to ``last`` of the
+    lane (boundary ``i`` is the cut behind space ``i``) lie ``offset`` spaces ahead of boundaries
+    ``beside``, ``beside + 1`` ... of the followed lane (a negative offset: behind it). The
+    stagger changes where one stretch ends and the next begins; between stretches the spaces are
+    spread evenly.
+    """
+
+    first: int
+    last: int
+    beside: int
+    offset: float = 0.0
+    """Share of a space of the followed lane, in (-1, 1): 0.5 is half a space ahead."""
+
+
+@dataclass(frozen=True)
+class LaneChanges:
+    """Lane changes the printed arrows allow from a run of spaces of one lane into the next.
+
+    From each space ``i`` of ``lane`` with ``first <= i <= last``, a move leads to space
+    ``i + offset`` of ``into`` (counted round the lap), an adjacent lane. Where a board's facts
+    list its lane changes space by space, they replace the straight rule's diagonals.
+    """
+
+    lane: str
+    into: str
+    first: int
+    last: int
+    offset: int
+
+
+@dataclass(frozen=True)
 class LanePlan:
     """One lane: how many spaces, and where some of its cuts must (or should) be."""
 
@@ -35,6 +70,9 @@ class LanePlan:
     beside: Mapping[int, int] = field(default_factory=dict)
     """Boundary of this lane -> boundary of ``follow`` it lies beside (corner limits, mostly).
     Between two such boundaries off the corners, equal counts make the lanes run in step."""
+    stagger: Sequence[Stagger] = ()
+    """Stretches in step with ``follow``, shifted by a fraction of a space: these boundaries are
+    held where the stretches put them, before ``beside`` is considered."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +106,18 @@ class PitPlan:
     """Track spaces the last pit space links into."""
     boxes: Sequence[tuple[int, int]] = ()
     """Each box as the first and last pit space (indices) it stands beside."""
+    box_side: str = "outside"
+    """Where the boxes stand: ``"outside"`` the pit lane (away from the track) or ``"inside"``,
+    between it and the track (the pit lane must then lie far enough out, see ``profile``)."""
+    box_width: float = 1.0
+    """Width of a box across the road, in lane widths."""
+    profile: Sequence[float] = ()
+    """How far the pit lane lies from the lane beside it (centre to centre, in lane widths) at
+    each of its boundaries, entry first: ``spaces + 1`` values, at least 1 (touching). Empty: one
+    lane width plus ``gap`` all along."""
+    enter_boxes_alongside: bool = False
+    """Whether a car may also pull into its box from the last pit space beside it (as on the
+    Monaco board), not only drive in from the first."""
     taper: float = 0.4
     """Share of a space by which the outer side of the first and last pit spaces is cut short,
     so the pit lane leaves and rejoins the track at a slant (and the sideways move from the
@@ -107,6 +157,10 @@ class TrackPlan:
     pull: float = 1.0
     """How firmly fitted cuts stay beside their targets (see ``LanePlan.targets``)."""
     corners: Sequence[CornerPlan] = ()
+    lane_changes: Sequence[LaneChanges] | None = None
+    """Every lane change of the track, written space by space as the board's arrows allow them.
+    None: the straight rule gives them (diagonally ahead into each adjacent lane, except from
+    ``single_arrow`` spaces)."""
     single_arrow: Sequence[SpaceRef] = ()
     """Spaces with a single straight-ahead arrow: no lane change from them."""
     links_added: Sequence[tuple[SpaceRef, SpaceRef]] = ()

@@ -2,7 +2,8 @@
 
 The steps, each in its own module: smooth the centre line into a road (``road``), decide where
 each lane is cut across (``cutting``), outline spaces that tile the road (``lanes``), link them
-by the straight rule and the designer's arrows (``links``), and lay out corners, finish line,
+by the straight rule or the lane changes written space by space, and the designer's arrows
+(``links``), and lay out corners, finish line,
 grid and pit lane (``features``). The same plan always gives the same track, to the last byte of
 the file.
 """
@@ -16,7 +17,14 @@ from trackformat.builder import features
 from trackformat.builder.cutting import Stations, check_lane_ids, lane_strips
 from trackformat.builder.errors import BuildError
 from trackformat.builder.lanes import SpaceShape, Strip, shape_strips
-from trackformat.builder.links import LinkPair, apply_overrides, straight_rule
+from trackformat.builder.links import (
+    LinkPair,
+    apply_overrides,
+    straight_on,
+    straight_rule,
+    written_lane_changes,
+)
+from trackformat.builder.pit_road import profiled_pit_shapes
 from trackformat.builder.plan import TrackPlan
 from trackformat.builder.road import Road, limit_curvature, smooth_line
 from trackformat.model.track import (
@@ -85,7 +93,12 @@ def build_track(plan: TrackPlan) -> Track:
         right = plan.pit.beside == lane_ids[-1]
         beside = strips[lane_ids.index(plan.pit.beside)]
         pit_strips = features.pit_strips(road, plan.pit, beside, right, plan.lane_spacing)
-    shapes = shape_strips(road, [*strips, *pit_strips])
+    if plan.pit is not None and plan.pit.profile:
+        shapes = shape_strips(road, strips)
+        shapes.update(profiled_pit_shapes(road, plan.pit, pit_strips[0], pit_strips[1:], beside,
+                                          right, plan.lane_spacing))
+    else:
+        shapes = shape_strips(road, [*strips, *pit_strips])
 
     lane_shapes = [shapes[lane_id] for lane_id in lane_ids]
     lane_names = [[names(lane_id, i) for i in range(len(row))]
@@ -98,10 +111,15 @@ def build_track(plan: TrackPlan) -> Track:
     single = {names.ref(ref, "single arrow") for ref in plan.single_arrow}
     corners = [features.corner(c, names) for c in plan.corners]
     in_corners = {space_id for c in corners for space_id in c.spaces}
-    links = straight_rule(lane_shapes, lane_names, loop=road.length,
-                          min_step=plan.lane_spacing * MIN_STEP,
-                          touch=plan.lane_spacing * TOUCH, single_arrow=single,
-                          in_corners=in_corners)
+    if plan.lane_changes is None:
+        links = straight_rule(lane_shapes, lane_names, loop=road.length,
+                              min_step=plan.lane_spacing * MIN_STEP,
+                              touch=plan.lane_spacing * TOUCH, single_arrow=single,
+                              in_corners=in_corners)
+    else:
+        links = straight_on(lane_names, closed=True) + written_lane_changes(
+            plan.lane_changes, {lane.id: lane.spaces for lane in plan.lanes}, names,
+            single_arrow=single)
     known = {s.id for s in spaces}
     links = apply_overrides(
         links,

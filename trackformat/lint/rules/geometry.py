@@ -18,7 +18,7 @@ from shapely.validation import explain_validity
 
 from trackformat.analysis import link_angles
 from trackformat.geometry import SpaceShapes, space_polygon
-from trackformat.graph import TrackGraphs
+from trackformat.graph import LinkKind, TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
 from trackformat.lint.rules.references import link_pointers
@@ -302,15 +302,18 @@ def heading_link(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     The heading is the driving direction on the space: the simulator draws cars along it and
     the editor draws its arrow. The spaces a car moves on to should lie ahead, within 90° of the
     heading. A link that leads backwards means the heading is turned round, or the link was
-    drawn the wrong way (from and to swapped). Boxes are left out: a car may stand in its box at
-    any angle to the way it leaves.
+    drawn the wrong way (from and to swapped). Boxes and the pit entry are left out: a car may
+    stand in its box at any angle to the way it leaves, pull into it sideways from the pit space
+    beside it, and turn sideways into the pit lane from the track beside its first space.
     """
     angles = link_angles(graphs)
     for space_id, ahead in graphs.successors("moves").items():
         space = graphs.spaces[space_id]
         if space.kind == SpaceKind.BOX:
             continue
-        behind = [(s, angles[(space_id, s)]) for s in ahead if angles[(space_id, s)] > 90.0]
+        behind = [(s, angles[(space_id, s)]) for s in ahead
+                  if angles[(space_id, s)] > 90.0 and graphs.spaces[s].kind != SpaceKind.BOX
+                  and graphs.link_kinds.get((space_id, s)) != LinkKind.PIT_ENTRY]
         if not behind:
             continue
         listed = ", ".join(f"{s} ({a:.0f}° off)" for s, a in behind)

@@ -353,9 +353,10 @@ def line_crossing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     """The finish line is crossed from somewhere other than right behind it.
 
     Every lap crosses the finish line, once: the links onto the line's spaces must come from the
-    spaces just behind it, whose every move crosses the line. A link onto the line from a space
-    that can also drive on elsewhere lets a car cut the lap short; a line space that no link
-    enters can never be crossed in its lane.
+    spaces just behind it, whose every move crosses the line (or, where the lanes are staggered
+    across the line, moves onto the space just behind it in the next lane). A link onto the line
+    from a space that can also drive on elsewhere lets a car cut the lap short; a line space
+    that no link enters can never be crossed in its lane.
     """
     finish = set(graphs.finish)
     if not finish:
@@ -363,12 +364,14 @@ def line_crossing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     pointers = link_pointers(graphs)
     # A lane the line does not cut is LAP004's; a move into it is not a way round the line.
     covered = {graphs.lane_of(s) for s in finish}
+    behind_line = {u for u, _ in graphs.crossing_links}
     entered: set[str] = set()
     for u, v in graphs.crossing_links:
         entered.add(v)
         elsewhere = sorted(
             w for w in graphs.successors("circuit")[u]
             if w not in finish and graphs.lane_of(w) in covered
+            and (w not in behind_line or graphs.lane_of(w) == graphs.lane_of(u))
         )
         if elsewhere:
             yield Finding(
