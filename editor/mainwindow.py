@@ -139,18 +139,14 @@ class MainWindow(QMainWindow):
 
     def new_from_scan(self, image: Path) -> bool:
         """Start a track over a board scan (its size comes from the picture)."""
-        from PySide6.QtGui import QImageReader
-
         if not self.maybe_save():
             return False
-        reader = QImageReader(str(image))
-        size = reader.size()
-        if not size.isValid():
-            self._error("Cannot use this picture", f"{image}: {reader.errorString()}")
+        size = board_picture.picture_size(self, image)
+        if size is None:
             return False
         # Until the track is saved the picture is named by its full path; saving makes it
         # relative to the track file.
-        track = empty_track(image.stem, size.width(), size.height(), image.resolve().as_posix())
+        track = empty_track(image.stem, size[0], size[1], image.resolve().as_posix())
         self.set_document(TrackDocument(track, None, self))
         return True
 
@@ -334,11 +330,9 @@ class MainWindow(QMainWindow):
             self.open_path(Path(name))
 
     def new_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(
-            self, "Board picture", "", "Pictures (*.png *.jpg *.jpeg)"
-        )
-        if name:
-            self.new_from_scan(Path(name))
+        image = board_picture.choose_picture(self)
+        if image is not None:
+            self.new_from_scan(image)
 
     def set_picture_dialog(self) -> None:
         image = board_picture.choose_picture(self)

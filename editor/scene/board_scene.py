@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImageReader, QPainterPath, QPixmap, QPolygonF, QTransform
+from PySide6.QtGui import QColor, QPainterPath, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsPixmapItem, QGraphicsScene
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
@@ -27,22 +27,13 @@ from editor.scene.items import (
     arrow_path,
 )
 from editor.scene.labels import heat_colour, printed_and_computed, typical_size
+from editor.scene.scan import read_scan, scan_transform
 from editor.scene.style import Layer
 from trackformat.lint import Report, Severity
 from trackformat.model import Placement, Track
 
 TILE_SPACES = 12
 """Arrows are grouped in square tiles this many spaces wide."""
-
-QImageReader.setAllocationLimit(1024)  # MB: boards up to about 12,000 px a side
-
-
-def scan_transform(placement: Placement | None) -> QTransform:
-    """A placement as Qt's transform of the picture item (Qt's matrix is the transpose)."""
-    if placement is None:
-        return QTransform()
-    (a, b, c), (d, e, f) = placement.matrix
-    return QTransform(a, d, b, e, c, f)
 
 
 class BoardScene(QGraphicsScene):
@@ -324,19 +315,10 @@ class BoardScene(QGraphicsScene):
         self.scan_path = path
         if path is None:
             return True
-        if not path.is_file():
-            self.scanProblem.emit(f"board picture not found: {path}")
+        item = read_scan(path, placement, self.scan_opacity)
+        if isinstance(item, str):
+            self.scanProblem.emit(item)
             return False
-        reader = QImageReader(str(path))
-        reader.setAutoTransform(True)
-        image = reader.read()
-        if image.isNull():
-            self.scanProblem.emit(f"board picture cannot be read: {path} ({reader.errorString()})")
-            return False
-        item = QGraphicsPixmapItem(QPixmap.fromImage(image))
-        item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
-        item.setOpacity(self.scan_opacity)
-        item.setTransform(scan_transform(placement))
         self.scan_item = item
         self._add(item, Layer.SCAN)
         self._update_rect()
