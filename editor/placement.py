@@ -163,3 +163,38 @@ def fit_placement(pairs: Sequence[Pair], keep_shape: bool = False) -> Fit:
     distances = [math.dist(placement.apply(*p), q) for p, q in pairs]
     rms = math.sqrt(sum(d * d for d in distances) / len(distances))
     return Fit(placement, kind, len(pairs), needed, max(distances), rms)
+
+
+# -- by hand -------------------------------------------------------------------------------------
+
+
+def moved_by_hand(
+    placement: Placement | None,
+    pivot: tuple[float, float],
+    start: tuple[float, float],
+    now: tuple[float, float],
+    how: str,
+) -> Placement:
+    """The placement after a drag on the board from ``start`` to ``now``: ``how`` is "move"
+    (the picture follows the mouse), "turn" (about ``pivot``, by the angle the mouse swept
+    round it) or "scale" (about ``pivot``, by how much nearer or farther the mouse went)."""
+    px, py = pivot
+    if how == "move":
+        change = np.array([[1.0, 0.0, now[0] - start[0]], [0.0, 1.0, now[1] - start[1]]])
+    else:
+        before = complex(start[0] - px, start[1] - py)
+        after = complex(now[0] - px, now[1] - py)
+        if abs(before) < 1e-9 or abs(after) < 1e-9:
+            return placement or placement_of(np.array(IDENTITY))
+        ratio = after / before
+        if how == "turn":
+            ratio /= abs(ratio)
+        elif how == "scale":
+            ratio = complex(abs(ratio), 0.0)
+        else:
+            raise ValueError(f"unknown way to move the picture: {how!r}")
+        shift = complex(px, py) - ratio * complex(px, py)
+        change = np.array([[ratio.real, -ratio.imag, shift.real],
+                           [ratio.imag, ratio.real, shift.imag]])
+    full = np.vstack([change, [0.0, 0.0, 1.0]]) @ np.vstack([matrix_of(placement), [0, 0, 1]])
+    return placement_of(full[:2])

@@ -1,14 +1,17 @@
 """The align tool: match points of the track with the board picture, then move one onto the other.
 
-Two modes. *Move the track onto the picture* (a better scan replaces the one the track was drawn
-on): click a point of the track, then where it lies on the picture; the track's coordinates
-change. *Move the picture onto the track* (your own scan under a shipped track): click a point
-of the picture, then where it belongs on the track; only the picture's placement changes, saved
-in the track file. Two pairs fix a similarity, three an affine map; Enter applies, as one
-undoable step.
+Three modes. *Move the track onto the picture* (a better scan replaces the one the track was
+drawn on): click a point of the track, then where it lies on the picture; the track's
+coordinates change. *Move the picture onto the track* (your own scan under a shipped track):
+click a point of the picture, then where it belongs on the track; only the picture's placement
+changes, saved in the track file. Two pairs fix a similarity, three an affine map; Enter
+applies, as one undoable step. *Move the picture by hand*: drag it; Shift turns and Ctrl scales
+it about the middle of the view; each drag is one undoable step.
 """
 
 from __future__ import annotations
+
+import itertools
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainterPath
@@ -18,9 +21,13 @@ from editor import alignment, placement
 from editor.scene import style
 from editor.scene.style import Layer
 from editor.tools.base import Tool, ToolContext
+from trackformat.model import Placement
 
 MOVE_TRACK = "Move the track onto the picture"
 MOVE_PICTURE = "Move the picture onto the track"
+BY_HAND = "Move the picture by hand"
+
+_drags = itertools.count(1)
 
 
 class AlignTool(Tool):
@@ -34,6 +41,10 @@ class AlignTool(Tool):
         "Click a point of the board picture, then where it belongs on the track; two pairs "
         "(three to slant it), then Enter moves the picture; Esc starts again"
     )
+    hand_hint = (
+        "Drag the board picture to move it; Shift+drag turns it and Ctrl+drag scales it about "
+        "the middle of the view"
+    )
     cursor = Qt.CursorShape.CrossCursor
 
     def __init__(self, context: ToolContext) -> None:
@@ -46,6 +57,9 @@ class AlignTool(Tool):
         self._options: QWidget | None = None
         self._marks: QGraphicsPathItem | None = None
         self._clicks: list[QPointF] = []
+        self._drag: tuple[str, str, tuple[float, float], tuple[float, float]] | None = None
+        """While the picture is dragged by hand: undo key, how, pivot and where it began."""
+        self._drag_start: Placement | None = None
 
     def options(self) -> QWidget:
         """What moves onto what, shown while the tool is active."""
@@ -53,7 +67,7 @@ class AlignTool(Tool):
             widget = QWidget()
             form = QFormLayout(widget)
             self.mode_box = QComboBox(widget)
-            self.mode_box.addItems([MOVE_TRACK, MOVE_PICTURE])
+            self.mode_box.addItems([MOVE_TRACK, MOVE_PICTURE, BY_HAND])
             self.mode_box.currentTextChanged.connect(self.set_mode)
             self.shape_box = QCheckBox("Keep the picture's shape", widget)
             self.shape_box.setToolTip(
@@ -80,11 +94,16 @@ class AlignTool(Tool):
         return self.mode == MOVE_PICTURE
 
     def activate(self) -> None:
-        self.context.status(self.picture_hint if self.moving_picture else self.hint)
+        hints = {MOVE_PICTURE: self.picture_hint, BY_HAND: self.hand_hint}
+        self.context.status(hints.get(self.mode, self.hint))
 
     def press(self, event: QMouseEvent, pos: QPointF) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
             return False
+        if self.mode == BY_HAND:
+            if self._picture_movable():
+                self._begin_drag(event, pos)
+            return True
         if self.moving_picture and not self._picture_movable():
             return True
         point = (pos.x(), pos.y())
@@ -110,6 +129,38 @@ class AlignTool(Tool):
         )
         return True
 
+    def _begin_drag(self, event: QMouseEvent, pos: QPointF) -> None:
+        modifiers = event.modifiers()
+        how = (
+            "turn" if modifiers & Qt.KeyboardModifier.ShiftModifier
+            else "scale" if modifiers & Qt.KeyboardModifier.ControlModifier
+            else "move"
+        )
+        views = self.scene.views()
+        middle = views[0].viewport().rect().center() if views else None
+        pivot = views[0].mapToScene(middle) if views and middle is not None else pos
+        self._drag = (f"picture-{next(_drags)}", how, (pivot.x(), pivot.y()), (pos.x(), pos.y()))
+        self._drag_start = self.document.track.board.placement
+
+    def move(self, event: QMouseEvent, pos: QPointF) -> bool:
+        if self._drag is None:
+            return False
+        key, how, pivot, start = self._drag
+        placed = placement.moved_by_hand(self._drag_start, pivot, start, (pos.x(), pos.y()), how)
+        board = self.document.track.board.model_copy(update={"placement": placed})
+        words = {"move": "Move", "turn": "Turn", "scale": "Scale"}[how]
+        self.document.edit(
+            f"{words} picture by hand", lambda t: t.model_copy(update={"board": board}), key
+        )
+        return True
+
+    def release(self, event: QMouseEvent, pos: QPointF) -> bool:
+        if self._drag is None:
+            return False
+        self.move(event, pos)
+        self._drag, self._drag_start = None, None
+        return True
+
     def _picture_movable(self) -> bool:
         if self.scene.scan_item is None:
             self.context.status("There is no board picture to move: File > Set board picture")
@@ -128,6 +179,8 @@ class AlignTool(Tool):
         return False
 
     def commit(self) -> bool:
+        if self.mode == BY_HAND:
+            return False
         done = self._commit_picture() if self.moving_picture else self._commit_track()
         if done:
             self._reset()
@@ -188,6 +241,7 @@ class AlignTool(Tool):
 
     def _reset(self) -> None:
         self.pairs, self.pending, self._clicks = [], None, []
+        self._drag, self._drag_start = None, None
         if self._marks is not None:
             try:
                 if self._marks.scene() is self.scene:

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QImage
 
 from editor.placement import placed_bounds
 from editor.scene.style import Layer
-from editor.tools.align_tool import MOVE_PICTURE
+from editor.tools.align_tool import BY_HAND, MOVE_PICTURE
 from trackformat.io import load_track
 
 
@@ -149,6 +149,12 @@ def test_a_locked_picture_is_not_moved(
     _click(window, qtbot, (100, 100))
     assert "locked" in window.status_label.text()
     assert tool.pending is None
+    tool.mode_box.setCurrentText(BY_HAND)
+    where = window.view.mapFromScene(QPointF(300, 300))
+    qtbot.mousePress(window.view.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    qtbot.mouseMove(window.view.viewport(), where + QPoint(50, 0))
+    qtbot.mouseRelease(window.view.viewport(), Qt.MouseButton.LeftButton, pos=where + QPoint(50, 0))
+    assert window.document.track.board.placement is None
 
 
 def test_relinking_keeps_the_placement_and_follows_a_rescan(
@@ -189,3 +195,44 @@ def test_relinking_a_missing_picture_of_another_size_scales_it_to_the_board(
     placement = window.document.track.board.placement
     assert placement is not None and placement.apply(800, 800) == pytest.approx((1200, 1200))
     assert "800 x 800 px" in window.status_label.text()
+
+
+def test_the_picture_is_moved_and_turned_by_hand_one_step_per_drag(
+    window, ring_file: Path, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    window.set_board_picture(_picture(tmp_path / "board.png", 1200, 1200))
+    window.view.fit()
+    window.choose_tool("Align")
+    tool = window.view.tool
+    tool.options()
+    tool.mode_box.setCurrentText(BY_HAND)
+    viewport = window.view.viewport()
+    steps_before = window.document.undo_stack.count()
+    start = window.view.mapFromScene(QPointF(300, 300))
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
+    for step in range(1, 6):
+        qtbot.mouseMove(viewport, start + QPoint(8 * step, 4 * step))
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=start + QPoint(40, 20))
+    placed = window.document.track.board.placement
+    assert placed is not None
+    scale = 1 / window.view.scale_factor()  # board px per screen px
+    assert placed.apply(0, 0) == pytest.approx((40 * scale, 20 * scale), abs=scale)
+    assert window.document.undo_stack.count() == steps_before + 1
+    assert window.document.undo_stack.undoText() == "Move picture by hand"
+    corner = window.scene.scan_item.mapToScene(QPointF(0, 0))
+    assert (corner.x(), corner.y()) == pytest.approx(placed.apply(0, 0))
+    # Shift turns the picture about the middle of the view.
+    middle = viewport.rect().center()
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
+                     middle + QPoint(100, 0))
+    qtbot.mouseMove(viewport, middle + QPoint(100, 100))
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
+                       middle + QPoint(0, 100))
+    turned = window.document.track.board.placement
+    assert turned is not None
+    (a, b, _), (d, e, _) = turned.matrix
+    assert (a, b, d, e) == pytest.approx((0, -1, 1, 0), abs=0.02), "a quarter turn clockwise"
+    assert window.document.undo_stack.undoText() == "Turn picture by hand"
+    window.document.undo_stack.undo()
+    assert window.document.track.board.placement == placed

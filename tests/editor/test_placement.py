@@ -11,6 +11,7 @@ from editor.placement import (
     board_scaled_to_picture,
     board_to_picture,
     fit_placement,
+    moved_by_hand,
     placed_bounds,
     relinked,
     scaled_to_board,
@@ -101,3 +102,20 @@ def test_the_board_can_be_scaled_to_the_picture_instead() -> None:
     before = next(s for s in track.spaces if s.id == "2-5").centre
     after = next(s for s in scaled.spaces if s.id == "2-5").centre
     assert after == pytest.approx((before[0] / 2, before[1] / 2), abs=0.01)
+
+
+def test_by_hand_the_picture_moves_turns_and_scales_about_a_pivot() -> None:
+    start = Placement(matrix=((1.5, 0.0, 0.0), (0.0, 1.5, 0.0)))
+    moved = moved_by_hand(start, (0, 0), (100, 100), (110, 95), "move")
+    assert moved.apply(0, 0) == pytest.approx((10, -5))
+    pivot = (500.0, 500.0)
+    turned = moved_by_hand(start, pivot, (600, 500), (500, 600), "turn")  # a quarter turn
+    picture_pivot = start.inverse(*pivot)
+    assert turned.apply(*picture_pivot) == pytest.approx(pivot)
+    assert turned.apply(*start.inverse(600, 500)) == pytest.approx((500, 600))
+    scaled = moved_by_hand(start, pivot, (600, 500), (700, 500), "scale")
+    assert scaled.apply(*picture_pivot) == pytest.approx(pivot)
+    assert scaled.matrix[0][0] == pytest.approx(3.0)
+    assert moved_by_hand(None, pivot, pivot, (10, 10), "scale") == Placement(
+        matrix=((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
+    )
