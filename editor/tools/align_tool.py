@@ -77,6 +77,7 @@ class AlignTool(Tool):
             self.shape_box.toggled.connect(self._keep_shape)
             form.addRow("Align", self.mode_box)
             form.addRow("", self.shape_box)
+            self.shape_box.setVisible(self.mode == MOVE_PICTURE)
             self._options = widget
         return self._options
 
@@ -85,8 +86,10 @@ class AlignTool(Tool):
 
     def set_mode(self, mode: str) -> None:
         self.mode = mode
-        if self._options is not None and self.mode_box.currentText() != mode:
-            self.mode_box.setCurrentText(mode)
+        if self._options is not None:
+            if self.mode_box.currentText() != mode:
+                self.mode_box.setCurrentText(mode)
+            self.shape_box.setVisible(mode == MOVE_PICTURE)  # pairs fitted to the picture only
         self.cancel()
 
     @property

@@ -126,7 +126,9 @@ def test_more_pairs_than_needed_report_the_residual(
     window.choose_tool("Align")
     tool = window.view.tool
     tool.options()
+    assert not tool.shape_box.isVisibleTo(tool.options()), "only for moving the picture"
     tool.mode_box.setCurrentText(MOVE_PICTURE)
+    assert tool.shape_box.isVisibleTo(tool.options())
     tool.shape_box.setChecked(True)
     for x, y in [(100.0, 100.0), (1000.0, 900.0), (900.0, 150.0)]:
         _click(window, qtbot, (x, y))
