@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor import autosave, menus
+from editor import autosave, board_picture, menus
 from editor.document import TrackDocument
 from editor.panels.inspector import Inspector
 from editor.panels.layers import LayersPanel
@@ -110,7 +110,7 @@ class MainWindow(QMainWindow):
         self.autosaver = autosave.Autosaver(document)
         self._bind_undo_actions()
         self.choose_tool("Select")
-        self.scene.show_scan(document.board_image())
+        self.scene.show_scan(document.board_image(), document.track.board.placement)
         self.validation.run_now(document.track)
         self.view.fit()
         self._update_title()
@@ -139,18 +139,14 @@ class MainWindow(QMainWindow):
 
     def new_from_scan(self, image: Path) -> bool:
         """Start a track over a board scan (its size comes from the picture)."""
-        from PySide6.QtGui import QImageReader
-
         if not self.maybe_save():
             return False
-        reader = QImageReader(str(image))
-        size = reader.size()
-        if not size.isValid():
-            self._error("Cannot use this picture", f"{image}: {reader.errorString()}")
+        size = board_picture.picture_size(self, image)
+        if size is None:
             return False
         # Until the track is saved the picture is named by its full path; saving makes it
         # relative to the track file.
-        track = empty_track(image.stem, size.width(), size.height(), image.resolve().as_posix())
+        track = empty_track(image.stem, size[0], size[1], image.resolve().as_posix())
         self.set_document(TrackDocument(track, None, self))
         return True
 
@@ -225,8 +221,10 @@ class MainWindow(QMainWindow):
 
     # Reactions -------------------------------------------------------------------------------
 
-    def _track_changed(self, _old: Track, new: Track) -> None:
+    def _track_changed(self, old: Track, new: Track) -> None:
         self.scene.show_track(new)
+        if old.board.image != new.board.image:  # a picture set or relinked, or that undone
+            self.scene.show_scan(self.document.board_image(), new.board.placement)
         self.validation.schedule(new)
         self._update_title()
 
@@ -332,29 +330,31 @@ class MainWindow(QMainWindow):
             self.open_path(Path(name))
 
     def new_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(
-            self, "Board picture", "", "Pictures (*.png *.jpg *.jpeg)"
-        )
-        if name:
-            self.new_from_scan(Path(name))
+        image = board_picture.choose_picture(self)
+        if image is not None:
+            self.new_from_scan(image)
+
+    def set_picture_dialog(self) -> None:
+        image = board_picture.choose_picture(self)
+        if image is not None:
+            self.set_board_picture(image)
+
+    def set_board_picture(self, image: Path) -> bool:
+        """Put another picture under the track without moving the track (see
+        :mod:`editor.board_picture`)."""
+        return board_picture.set_board_picture(self, image)
+
+    picture_size_answer = board_picture.SCALE_PICTURE
+    """What ``set_board_picture`` does with a picture of another size when ``ask`` is off."""
 
     def relink_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(
-            self, "Board picture", "", "Pictures (*.png *.jpg *.jpeg)"
-        )
-        if name:
-            self.relink_scan(Path(name))
+        image = board_picture.choose_picture(self)
+        if image is not None:
+            self.relink_scan(image)
 
-    def relink_scan(self, image: Path) -> None:
-        """Point the track at another board picture (a moved or renamed scan)."""
-        image = image.resolve()
-        base = self.document.path.parent if self.document.path else None
-        spelled = _relative(image, base) if base else str(image)
-        self.document.edit(
-            "Relink board picture",
-            lambda t: t.model_copy(update={"board": t.board.model_copy(update={"image": spelled})}),
-        )
-        self.scene.show_scan(self.document.board_image())
+    def relink_scan(self, image: Path) -> bool:
+        """Point the track at its board picture moved or renamed, keeping its placement."""
+        return board_picture.relink(self, image)
 
     def recent_files(self) -> list[str]:
         return menus.recent_files(self)
@@ -376,9 +376,4 @@ class MainWindow(QMainWindow):
 
 
 def _relative(image: Path, folder: Path) -> str:
-    import os
-
-    try:
-        return Path(os.path.relpath(image, folder)).as_posix()
-    except ValueError:  # another drive on Windows
-        return image.as_posix()
+    return board_picture.relative(image, folder)

@@ -47,6 +47,7 @@ def build(window: MainWindow) -> None:
     refresh_recent(window)
     _action(window, file, "Save", window.save, keys.Save)
     _action(window, file, "Save as...", window.save_as, keys.SaveAs)
+    _action(window, file, "Set board picture...", window.set_picture_dialog)
     _action(window, file, "Relink board picture...", window.relink_dialog)
     file.addSeparator()
     _action(window, file, "Quit", window.close, keys.Quit)

@@ -59,14 +59,14 @@ class BoardView(QGraphicsView):
         self.scale(factor, factor)
 
     def fit(self, rect: QRectF | None = None) -> None:
-        """Fit the whole board (or ``rect``) in the view; before the view is shown, on showing."""
+        """Fit the whole board and its picture where it is placed (or ``rect``) in the view;
+        before the view is shown, on showing."""
         if not self.isVisible():
             self._fit_pending = True
             return
         self._fit_pending = False
-        track = self.board.track
-        if rect is None and track is not None:
-            rect = QRectF(0, 0, track.board.width, track.board.height)
+        if rect is None:
+            rect = self.board.board_rect()
         if rect is None or rect.isEmpty():
             rect = self.board.itemsBoundingRect()
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)

@@ -97,9 +97,9 @@ def ring_document(lanes: int = 3, per_lane: int = 40) -> dict[str, Any]:
 
     return {
         "format": "formula-d-track",
-        "format_version": 1,
+        "format_version": 2,
         "metadata": {"name": "Test ring", "designer": "tests", "laps": 2, "notes": ""},
-        "board": {"image": None, "width": 1200, "height": 1200},
+        "board": {"image": None, "width": 1200, "height": 1200, "placement": None},
         "lanes": [{"id": str(n), "name": ""} for n in range(1, lanes + 1)],
         "spaces": spaces,
         "links": links,

@@ -21,7 +21,7 @@ from trackformat.io import (
     upgrade,
 )
 from trackformat.lint import validate
-from trackformat.model import CURRENT_FORMAT_VERSION, FORMAT_NAME
+from trackformat.model import CURRENT_FORMAT_VERSION, FORMAT_NAME, Placement
 
 DRAFT = Path(__file__).parent / "data" / "v0" / "hexagon_draft.json"
 
@@ -211,3 +211,46 @@ def test_failed_save_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.Monk
 def test_document_text_refuses_non_finite_numbers() -> None:
     with pytest.raises(ValueError):
         dumps_document({"x": float("inf")})
+
+
+def test_a_version_1_file_reads_with_its_picture_pixel_for_pixel() -> None:
+    document = ring_document() | {"format_version": 1}
+    document["board"] = {"image": "board.png", "width": 1200, "height": 1200}
+    track = loads_track(json.dumps(document), "old.json")
+    assert track.format_version == CURRENT_FORMAT_VERSION == 2
+    assert track.board.image == "board.png" and track.board.placement is None
+
+
+def test_a_placement_is_saved_and_read_back(tmp_path: Path) -> None:
+    matrix = ((1.5, -0.02, 12.25), (0.02, 1.5, -3.5))
+    track = ring()
+    placed = track.model_copy(
+        update={"board": track.board.model_copy(update={"placement": Placement(matrix=matrix)})}
+    )
+    path = tmp_path / "placed.json"
+    save_track(placed, path)
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert document["board"]["placement"] == {"matrix": [list(row) for row in matrix]}
+    loaded = load_track(path)
+    assert loaded == placed
+    assert loaded.board.placement is not None
+    assert loaded.board.placement.apply(100, 200) == pytest.approx((158.25, 298.5))
+    assert loaded.board.placement.inverse(158.25, 298.5) == pytest.approx((100, 200))
+
+
+@pytest.mark.parametrize(
+    ("matrix", "pointer", "words"),
+    [
+        ([[1, 2, 0], [2, 4, 0]], "/board/placement", "squashes the picture onto a line"),
+        ([[1, 0, 0], [0, 1]], "/board/placement/matrix/1", "required"),
+        ([[1, 0, "3"], [0, 1, 0]], "/board/placement/matrix/0/2", "number"),
+    ],
+)
+def test_a_broken_placement_is_located(matrix: object, pointer: str, words: str) -> None:
+    document = ring_document()
+    document["board"]["placement"] = {"matrix": matrix}
+    with pytest.raises(TrackFileError) as caught:
+        loads_track(json.dumps(document), "placed.json")
+    problem = caught.value.problems[0]
+    assert problem.pointer.startswith(pointer), problem
+    assert words in caught.value.render()

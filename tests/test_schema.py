@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from tests.factories import ring
 from trackformat import cli
 from trackformat.io import dumps_document, dumps_track
-from trackformat.model import Track
+from trackformat.model import CURRENT_FORMAT_VERSION, Track
 
 SCHEMA_FILE = Path(cli.__file__).parent.parent / "schema" / "track.schema.json"
 REGENERATE = "python -m trackformat schema -o trackformat/schema/track.schema.json"
@@ -42,7 +42,7 @@ def test_schema_heads_and_requirements() -> None:
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["$id"] and schema["title"].startswith("Formula D track file")
     assert schema["properties"]["format"]["const"] == "formula-d-track"
-    assert schema["properties"]["format_version"]["const"] == 1
+    assert schema["properties"]["format_version"]["const"] == CURRENT_FORMAT_VERSION == 2
     assert set(schema["required"]) == {"format_version", "metadata", "board", "lanes", "spaces"}
     assert schema["additionalProperties"] is False
 

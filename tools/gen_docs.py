@@ -50,7 +50,8 @@ the start grid and the pit lane. This page is generated from the pydantic models
 - **Version.** `format_version` is an integer and is always present; this page describes version
   {CURRENT_FORMAT_VERSION}. Refuse a version newer than the one you understand rather than guess:
   fields may have changed meaning. Older files are upgraded by `trackformat` on load (see
-  `trackformat/io/migrations.py`); saving writes the current version.
+  `trackformat/io/migrations.py`); saving writes the current version. Version 2 added
+  `board.placement`; a version 1 file reads as version 2 without a placement.
 - **Strict keys.** Unknown keys are errors, not extensions, and a key may appear only once in an
   object. Numbers are finite (no `NaN` or `Infinity`).
 - **Ids.** Spaces, lanes and corners have ids made of letters, digits and `_ . : -` (at most 64
@@ -60,6 +61,10 @@ the start grid and the pit lane. This page is generated from the pydantic models
   right, **y downwards** as in image files, origin at the top-left corner. Points are
   `[x, y]` pairs of numbers; a space's `polygon` is its printed outline, point after point round
   it, and `centre` is where a car standing on it is drawn.
+- **Board picture.** `board.image` names the picture the track is laid over, relative to the
+  track file. Without `board.placement` its pixels are the board's; with one, the picture is
+  drawn through that map (a scan of another size or slightly turned lies under the track while
+  the track keeps its coordinates).
 - **Heading** is the driving direction on a space in degrees: 0 along +x (right), 90 along +y
   (down the board), so angles turn clockwise on screen.
 - **Links are moves.** Each link is a one-space move a car may make, `from` one space `to`

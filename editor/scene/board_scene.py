@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QImageReader, QPainterPath, QPixmap, QPolygonF
+from PySide6.QtGui import QColor, QPainterPath, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsPixmapItem, QGraphicsScene
 from shapely.geometry import Polygon
 from shapely.ops import unary_union
@@ -27,14 +27,13 @@ from editor.scene.items import (
     arrow_path,
 )
 from editor.scene.labels import heat_colour, printed_and_computed, typical_size
+from editor.scene.scan import read_scan, scan_transform
 from editor.scene.style import Layer
 from trackformat.lint import Report, Severity
-from trackformat.model import Track
+from trackformat.model import Placement, Track
 
 TILE_SPACES = 12
 """Arrows are grouped in square tiles this many spaces wide."""
-
-QImageReader.setAllocationLimit(1024)  # MB: boards up to about 12,000 px a side
 
 
 class BoardScene(QGraphicsScene):
@@ -85,10 +84,26 @@ class BoardScene(QGraphicsScene):
             self._rebuild_corners(track)
         if changed("grid", "finish_line"):
             self._rebuild_grid(track)
-        rect = self.itemsBoundingRect().united(QRectF(0, 0, track.board.width, track.board.height))
+        if old is not None and old.board.placement != track.board.placement:
+            self.place_scan(track.board.placement)
+        self._update_rect()
+
+    def _update_rect(self) -> None:
+        if self.track is None:
+            return
+        rect = self.itemsBoundingRect().united(self.board_rect())
         # Room around the board, so that a space at its edge can still be centred in the view.
         margin = max(rect.width(), rect.height()) / 2
         self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
+
+    def board_rect(self) -> QRectF:
+        """The board, and the board picture where it is placed: what "fit board" shows."""
+        rect = QRectF()
+        if self.track is not None:
+            rect = QRectF(0, 0, self.track.board.width, self.track.board.height)
+        if self.scan_item is not None:
+            rect = rect.united(self.scan_item.sceneBoundingRect())
+        return rect
 
     def _sync_spaces(self, track: Track) -> None:
         seen = set()
@@ -291,29 +306,36 @@ class BoardScene(QGraphicsScene):
 
     # Scan ------------------------------------------------------------------------------------
 
-    def show_scan(self, path: Path | None) -> bool:
-        """Show the board picture at ``path``; False (and scanProblem) when it cannot be shown."""
+    def show_scan(self, path: Path | None, placement: Placement | None = None) -> bool:
+        """Show the board picture at ``path`` where ``placement`` puts it on the board; False
+        (and scanProblem) when it cannot be shown."""
         if self.scan_item is not None:
             self._remove(self.scan_item, Layer.SCAN)
             self.scan_item = None
         self.scan_path = path
         if path is None:
             return True
-        if not path.is_file():
-            self.scanProblem.emit(f"board picture not found: {path}")
+        item = read_scan(path, placement, self.scan_opacity)
+        if isinstance(item, str):
+            self.scanProblem.emit(item)
             return False
-        reader = QImageReader(str(path))
-        reader.setAutoTransform(True)
-        image = reader.read()
-        if image.isNull():
-            self.scanProblem.emit(f"board picture cannot be read: {path} ({reader.errorString()})")
-            return False
-        item = QGraphicsPixmapItem(QPixmap.fromImage(image))
-        item.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
-        item.setOpacity(self.scan_opacity)
         self.scan_item = item
         self._add(item, Layer.SCAN)
+        self._update_rect()
         return True
+
+    def place_scan(self, placement: Placement | None) -> None:
+        """Draw the board picture through ``placement`` (picture pixels to board pixels)."""
+        if self.scan_item is not None:
+            self.scan_item.setTransform(scan_transform(placement))
+            self._update_rect()
+
+    def scan_size(self) -> tuple[int, int] | None:
+        """The shown board picture's size in its own pixels, if one is shown."""
+        if self.scan_item is None:
+            return None
+        size = self.scan_item.pixmap().size()
+        return (size.width(), size.height())
 
     def set_scan_opacity(self, opacity: float) -> None:
         self.scan_opacity = opacity

@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from trackformat.interop.render_svg import scene_to_svg
 from trackformat.interop.scene import Fill, Label, Scene, Stroke, build_scene
-from trackformat.model.track import Track
+from trackformat.model.track import Placement, Track
 
 SUPERSAMPLE = 2
 """PNGs are drawn this many times larger and scaled down, which smooths every edge."""
@@ -66,13 +66,16 @@ def render_to_file(
     )
     scene = build_scene(track, values)
     backdrop = _board_picture(track, track_path, target)
+    placement = track.board.placement
     if suffix == ".svg":
         href = None
+        picture = None
         if backdrop is not None:
             href = Path(os.path.relpath(backdrop, target.resolve().parent)).as_posix()
-        target.write_text(scene_to_svg(scene, backdrop=href), encoding="utf-8")
+            picture = _svg_picture(backdrop, placement)
+        target.write_text(scene_to_svg(scene, backdrop=href, picture=picture), encoding="utf-8")
         return
-    image = render_png(scene, backdrop)
+    image = render_png(scene, backdrop, placement)
     image.save(target, format="PNG", optimize=True)
 
 
@@ -120,14 +123,43 @@ def _board_picture(track: Track, track_path: str | os.PathLike[str] | None,
     return picture
 
 
-def render_png(scene: Scene, backdrop: Path | None = None) -> Image.Image:
-    """The scene as a palette image at the board's size (anti-aliased by supersampling)."""
+IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
+"""The placement of a board picture that has none: its pixels are the board's."""
+
+
+def _svg_picture(picture: Path, placement: Placement | None) -> tuple[int, int, str]:
+    """The board picture's size and its placement as an SVG ``transform``."""
+    with Image.open(picture) as opened:
+        width, height = opened.size
+    (a, b, c), (d, e, f) = placement.matrix if placement else IDENTITY
+    return width, height, f"matrix({a!r} {d!r} {b!r} {e!r} {c!r} {f!r})"
+
+
+def _placed(picture: Image.Image, size: tuple[int, int], scale: int,
+            placement: Placement | None, background: tuple[int, int, int]) -> Image.Image:
+    """A ``size`` image (the board drawn ``scale`` times larger) showing ``picture`` through
+    its placement, the background where the picture does not reach."""
+    (a, b, c), (d, e, f) = placement.matrix if placement else IDENTITY
+    det = a * e - b * d
+    # Pillow asks, for each output pixel, which picture pixel to take: the inverse map,
+    # from supersampled board pixels.
+    inverse = (e / det / scale, -b / det / scale, (b * f - e * c) / det,
+               -d / det / scale, a / det / scale, (d * c - a * f) / det)
+    return picture.transform(size, Image.Transform.AFFINE, inverse,
+                             resample=Image.Resampling.BILINEAR, fillcolor=background)
+
+
+def render_png(
+    scene: Scene, backdrop: Path | None = None, placement: Placement | None = None
+) -> Image.Image:
+    """The scene as a palette image at the board's size (anti-aliased by supersampling), over
+    the board picture ``backdrop`` drawn through its ``placement`` (pixel for pixel without)."""
     scale = SUPERSAMPLE
     size = (scene.width * scale, scene.height * scale)
     image = Image.new("RGB", size, scene.background)
     if backdrop is not None:
         with Image.open(backdrop) as board:
-            image.paste(board.convert("RGB").resize(size))
+            image = _placed(board.convert("RGB"), size, scale, placement, scene.background)
     draw = ImageDraw.Draw(image)
     fonts: dict[tuple[int, bool], tuple[Font, bool]] = {}
     for item in scene.items:

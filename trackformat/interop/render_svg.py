@@ -18,15 +18,25 @@ def _points(points: tuple[XY, ...]) -> str:
     return " ".join(f"{x:.2f},{y:.2f}" for x, y in points)
 
 
-def scene_to_svg(scene: Scene, *, backdrop: str | None = None) -> str:
-    """The SVG text of ``scene``; ``backdrop`` is a picture path drawn underneath, if any."""
+def scene_to_svg(
+    scene: Scene, *, backdrop: str | None = None, picture: tuple[int, int, str] | None = None
+) -> str:
+    """The SVG text of ``scene``; ``backdrop`` is a picture path drawn underneath, if any, and
+    ``picture`` its width, height and ``transform`` onto the board (without, it is stretched
+    over the board)."""
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{scene.width}" height="{scene.height}" '
         f'viewBox="0 0 {scene.width} {scene.height}">',
         f'<rect width="{scene.width}" height="{scene.height}" fill="{_colour(scene.background)}"/>',
     ]
-    if backdrop is not None:
+    if backdrop is not None and picture is not None:
+        width, height, transform = picture
+        lines.append(
+            f'<image href={quoteattr(backdrop)} x="0" y="0" width="{width}" '
+            f'height="{height}" transform="{transform}" preserveAspectRatio="none"/>'
+        )
+    elif backdrop is not None:
         lines.append(
             f'<image href={quoteattr(backdrop)} x="0" y="0" width="{scene.width}" '
             f'height="{scene.height}" preserveAspectRatio="none"/>'

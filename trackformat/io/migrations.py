@@ -102,3 +102,15 @@ def _from_draft(document: Document) -> Document:
     elif "grid" in document:
         out["grid"] = document["grid"]
     return out
+
+
+@migration(1)
+def _before_placement(document: Document) -> Document:
+    """Version 1 to version 2, which added ``board.placement``.
+
+    A version 1 board picture always lay pixel for pixel on the board, which is what a board
+    without a placement means in version 2, so the document is kept as it is. The version step
+    is there for the older readers: a file that places its picture says it is version 2, and
+    they refuse it as too new instead of reporting an unknown field.
+    """
+    return document

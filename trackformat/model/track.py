@@ -1,4 +1,4 @@
-"""The pydantic models of a track file (format version 1).
+"""The pydantic models of a track file (format version 2).
 
 The models check shape only: types, ranges that no track could ever need, required fields. Meaning
 (does this link point at a space that exists? is this corner reachable?) is the validator's job,
@@ -8,16 +8,17 @@ so that a half-finished track still loads in the editor and every problem is rep
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
-from pydantic import Field, Strict
+from pydantic import Field, Strict, model_validator
+from pydantic_core import PydanticCustomError
 
 from trackformat.model.base import Coordinate, ElementId, Point, TrackModel
 
 FORMAT_NAME = "formula-d-track"
 """Value of the ``format`` key that marks a JSON file as a track file."""
 
-CURRENT_FORMAT_VERSION = 1
+CURRENT_FORMAT_VERSION = 2
 """Format version written by this release; older files are migrated on load. Keep it equal to
 the ``Literal`` of :attr:`Track.format_version`."""
 
@@ -35,15 +36,61 @@ class Metadata(TrackModel):
     """Free text: provenance, house rules, anything a league should know."""
 
 
+Coefficient = Annotated[float, Strict(), Field(ge=-10_000_000.0, le=10_000_000.0)]
+"""A number of a placement's matrix (bounded far beyond any board: beyond is a broken file)."""
+
+MatrixRow = Annotated[tuple[Coefficient, Coefficient, Coefficient], Strict(False)]
+
+
+class Placement(TrackModel):
+    """Where the board picture lies on the board: the map from picture pixels to board pixels.
+
+    A scan of another resolution, or one turned a little, is placed under the track instead of
+    moving the track: the track keeps its coordinates and the picture is drawn through this map.
+    """
+
+    matrix: Annotated[tuple[MatrixRow, MatrixRow], Strict(False)]
+    """``[[a, b, c], [d, e, f]]``: the picture pixel (x, y) lies on the board at
+    (a·x + b·y + c, d·x + e·y + f). A scan scaled, turned and moved alike is a similarity
+    (a = e, b = −d); a photo taken at a slant needs the general (affine) map."""
+
+    @model_validator(mode="after")
+    def _not_flat(self) -> Self:
+        (a, b, _), (d, e, _) = self.matrix
+        if abs(a * e - b * d) < 1e-12:
+            # A custom error, so that the message reaches the user without pydantic's prefix.
+            raise PydanticCustomError(
+                "flat_placement",
+                "the matrix squashes the picture onto a line (its determinant a·e − b·d is 0)",
+            )
+        return self
+
+    def apply(self, x: float, y: float) -> tuple[float, float]:
+        """Where the picture pixel (x, y) lies on the board."""
+        (a, b, c), (d, e, f) = self.matrix
+        return (a * x + b * y + c, d * x + e * y + f)
+
+    def inverse(self, x: float, y: float) -> tuple[float, float]:
+        """The picture pixel that lies at the board point (x, y)."""
+        (a, b, c), (d, e, f) = self.matrix
+        det = a * e - b * d
+        x, y = x - c, y - f
+        return ((e * x - b * y) / det, (a * y - d * x) / det)
+
+
 class Board(TrackModel):
     """The picture the track is laid over, usually a scan of the printed board."""
 
     image: Annotated[str, Field(min_length=1, max_length=1000)] | None = None
     """Path of the board picture, relative to the track file, with forward slashes."""
     width: Annotated[int, Field(gt=0, le=100_000)]
-    """Width of the board picture in pixels; every coordinate of the track is in these pixels."""
+    """Width of the board in pixels; every coordinate of the track is in these pixels (the board
+    picture's own pixels unless it has a ``placement``)."""
     height: Annotated[int, Field(gt=0, le=100_000)]
-    """Height of the board picture in pixels."""
+    """Height of the board in pixels."""
+    placement: Placement | None = None
+    """Where the picture lies on the board; none means the picture's pixels are the board's
+    pixels, its top-left corner on the board's."""
 
 
 class Lane(TrackModel):
@@ -149,7 +196,7 @@ class Track(TrackModel):
 
     format: Literal["formula-d-track"] = "formula-d-track"
     """Marks the file as a track file."""
-    format_version: Literal[1] = 1
+    format_version: Literal[2] = 2
     """Version of the file format; always written, older versions are migrated on load."""
     metadata: Metadata
     """Name, designer, default laps and notes."""
@@ -185,6 +232,7 @@ __all__ = [
     "Link",
     "Metadata",
     "PitLane",
+    "Placement",
     "Point",
     "Space",
     "SpaceKind",
