@@ -31,6 +31,8 @@ class Cell:
     centre: Point
     lane: int | None
     """1 (the driver's left) to 3 (the pit side); None in the pit lane and the boxes."""
+    heading: float
+    """Direction of travel in degrees, as traced."""
     moves: tuple[str, ...]
     """Ids of the cells a car may move onto from this one: straight on, the arrows' diagonals."""
 
@@ -89,6 +91,7 @@ def _cell(key: str, raw: dict[str, object], path: Path) -> Cell:
             id=key,
             centre=(float(centre["x"]), float(centre["y"])),
             lane=int(lane) if isinstance(lane, int) else None,
+            heading=float(raw.get("angle", 0.0)),  # type: ignore[arg-type]
             moves=tuple(str(m) for m in moves),
         )
     except (KeyError, AssertionError, TypeError, ValueError):

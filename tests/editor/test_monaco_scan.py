@@ -11,15 +11,14 @@ from __future__ import annotations
 import itertools
 import math
 from pathlib import Path
-from typing import Any
 
-import pytest
 from PySide6.QtCore import QPointF, Qt
 from shapely.geometry import Point, Polygon
 
 from editor.tools.align_tool import MOVE_PICTURE
 from tests.corpus import ROOT, corpus_path
-from tests.editor.traced import read_cells, read_outlines
+from tests.editor.traced import read_outlines
+from tests.monaco_board import Board, load_board
 from trackformat.graph import build_graphs
 from trackformat.io import load_track
 from trackformat.model import Placement, Track
@@ -28,58 +27,9 @@ UNITS_PER_SCAN_PIXEL = 3704 / 2500
 """The traced SVG's canvas is 3704 units wide over the 2500 px scan: 1.4816."""
 
 
-def _key(value: object) -> str:
-    return str(value)  # circuits.js mixes numbers and strings for cell ids
-
-
-def _centre(cell: dict[str, Any]) -> tuple[float, float]:
-    return (float(cell["center"]["x"]), float(cell["center"]["y"]))
-
-
-def board_lane(cells: dict[str, Any], first: str) -> list[str]:
-    """A lane of the printed board in driving order from ``first``, going straight on (the
-    nearest forward move in the same lane) until the lap closes."""
-    lane = cells[first]["lane"]
-    order, seen = [first], {first}
-    while True:
-        here = _centre(cells[order[-1]])
-        ahead = [
-            _key(a) for a in cells[order[-1]]["adjacence"]
-            if cells.get(_key(a), {}).get("lane") == lane and _key(a) not in seen
-        ]
-        if not ahead:
-            return order
-        order.append(min(ahead, key=lambda c: math.dist(here, _centre(cells[c]))))
-        seen.add(order[-1])
-
-
-def board_pit(cells: dict[str, Any]) -> tuple[list[str], list[str]]:
-    """The printed pit lane in driving order, and its boxes in order along it.
-
-    A box is a pit cell whose every forward move is also a forward move of a cell that leads
-    into it: it is a step aside from the lane, not a step along it.
-    """
-    pit = {c for c, cell in cells.items() if "lane" not in cell}
-    ahead = {c: [_key(a) for a in cells[c]["adjacence"] if _key(a) in pit] for c in pit}
-    behind: dict[str, list[str]] = {c: [] for c in cells}
-    for c, cell in cells.items():
-        for a in cell["adjacence"]:
-            behind[_key(a)].append(c)
-    boxes = {
-        c for c in pit
-        if ahead[c] and all(any(a in ahead.get(b, []) for b in behind[c]) for a in ahead[c])
-    }
-    (entry,) = [c for c in pit if any(b not in pit for b in behind[c])]
-    chain = [entry]
-    while nxt := [a for a in ahead[chain[-1]] if a not in boxes and a not in chain]:
-        chain.append(nxt[0])
-    placed = sorted(boxes, key=lambda b: min(chain.index(p) for p in behind[b] if p in chain))
-    return chain, placed
-
-
-def _straight(cells: dict[str, Any], lane: list[str], index: int) -> bool:
+def _straight(board: Board, lane: tuple[str, ...], index: int) -> bool:
     """Whether the printed space and the two around it point the same way (within 3°)."""
-    angles = [float(cells[lane[i]]["angle"]) for i in (index - 1, index, index + 1)]
+    angles = [board.cells[lane[i]].heading for i in (index - 1, index, index + 1)]
     return all(abs((a - angles[1] + 180) % 360 - 180) < 3 for a in angles)
 
 
@@ -108,10 +58,8 @@ def test_every_space_of_monaco_sits_on_its_printed_space_of_the_real_scan(
 ) -> None:  # type: ignore[no-untyped-def]
     scan = corpus_path("monaco-board", "monaco.jpg")
     outlines = read_outlines(corpus_path("monaco-board", "monaco.svg"))
-    circuit = read_cells(corpus_path("monaco-board", "circuits.js"), "monaco")
-    cells: dict[str, Any] = circuit["cells"]
-    ends = circuit["computed"]["laneEnds"]
-    printed = {str(lane): board_lane(cells, _key(ends[f"end{lane}"])) for lane in (1, 2, 3)}
+    board = load_board(corpus_path("monaco-board", "circuits.js"))
+    printed = {str(lane): cells for lane, cells in board.lanes.items()}
 
     assert window.open_path(ROOT / "tracks" / "monaco.json")
     assert window.set_board_picture(scan)
@@ -121,14 +69,14 @@ def test_every_space_of_monaco_sits_on_its_printed_space_of_the_real_scan(
     # Two pairs in lane 2: the finish line, and the printed space farthest from it on a
     # straight (in a bend the printed spaces are irregular and a centre is a matter of taste).
     lane2 = printed["2"]
-    far = max((i for i in range(1, len(lane2) - 1) if _straight(cells, lane2, i)),
-              key=lambda i: math.dist(_centre(cells[lane2[0]]), _centre(cells[lane2[i]])))
+    far = max((i for i in range(1, len(lane2) - 1) if _straight(board, lane2, i)),
+              key=lambda i: math.dist(board.cells[lane2[0]].centre, board.cells[lane2[i]].centre))
     window.choose_tool("Align")
     tool = window.view.tool
     tool.options()
     tool.mode_box.setCurrentText(MOVE_PICTURE)
     for index in (0, far):
-        x, y = _centre(cells[lane2[index]])
+        x, y = board.cells[lane2[index]].centre
         shown = window.document.track.board.placement
         assert shown is not None
         _click(window, qtbot, shown.apply(x / UNITS_PER_SCAN_PIXEL, y / UNITS_PER_SCAN_PIXEL))
@@ -149,7 +97,7 @@ def test_every_space_of_monaco_sits_on_its_printed_space_of_the_real_scan(
     for lane in ("1", "2", "3"):
         assert len(ours[lane]) == len(printed[lane]), f"lane {lane}: counts differ"
         matched[lane] = list(zip(ours[lane], printed[lane], strict=True))
-    chain, boxes = board_pit(cells)
+    chain, boxes = board.pit, board.boxes
     pit_lane = window.document.track.pit_lane
     assert pit_lane is not None
     assert (len(pit_lane.spaces), len(pit_lane.boxes)) == (len(chain), len(boxes))
@@ -158,7 +106,8 @@ def test_every_space_of_monaco_sits_on_its_printed_space_of_the_real_scan(
     )
 
     length = sorted(
-        math.dist(_centre(cells[a]), _centre(cells[b])) for a, b in itertools.pairwise(lane2)
+        math.dist(board.cells[a].centre, board.cells[b].centre)
+        for a, b in itertools.pairwise(lane2)
     )[len(lane2) // 2]
     report, off = [], []
     for group, pairs in matched.items():
@@ -167,7 +116,7 @@ def test_every_space_of_monaco_sits_on_its_printed_space_of_the_real_scan(
             px, py = placement.inverse(*spaces[space_id].centre)
             at = Point(px * UNITS_PER_SCAN_PIXEL, py * UNITS_PER_SCAN_PIXEL)
             outline = Polygon(max(outlines[f"path{cell_id}"], key=lambda s: Polygon(s).area))
-            distance = at.distance(Point(_centre(cells[cell_id]))) / length
+            distance = at.distance(Point(board.cells[cell_id].centre)) / length
             worst = max(worst, distance)
             if not outline.contains(at):
                 outside.append(f"{space_id} ({distance:.2f})")
@@ -176,11 +125,3 @@ def test_every_space_of_monaco_sits_on_its_printed_space_of_the_real_scan(
         off += outside
     print("\n".join(report))
     assert not off, "\n".join(report) + "\noutside: " + ", ".join(off[:40])
-
-
-@pytest.mark.parametrize("lane", ["1", "2", "3"])
-def test_the_printed_lanes_are_walked_whole(lane: str) -> None:
-    circuit = read_cells(corpus_path("monaco-board", "circuits.js"), "monaco")
-    cells = circuit["cells"]
-    order = board_lane(cells, _key(circuit["computed"]["laneEnds"][f"end{lane}"]))
-    assert sorted(order) == sorted(c for c, cell in cells.items() if str(cell.get("lane")) == lane)

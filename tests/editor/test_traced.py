@@ -12,7 +12,6 @@ from tests.editor.traced import (
     apply,
     parse_path,
     parse_transform,
-    read_cells,
     read_outlines,
 )
 
@@ -82,15 +81,3 @@ def test_outlines_take_the_transforms_of_their_groups(tmp_path: Path) -> None:
     outlines = read_outlines(svg)
     assert outlines["path7"] == [[(102, 2), (104, 2), (104, 4)]]
     assert outlines["path9"] == [[(0, 0), (5, 0), (5, 5)]]
-
-
-def test_cells_are_read_from_a_script(tmp_path: Path) -> None:
-    script = tmp_path / "circuits.js"
-    script.write_text(
-        "const CIRCUITS = {\n"
-        '  ring: {"cells": {"7": {"center": {"x": 1, "y": 2}, "lane": 2}}},\n};',
-        encoding="utf-8",
-    )
-    assert read_cells(script, "ring")["cells"]["7"]["lane"] == 2
-    with pytest.raises(ValueError, match="no circuit"):
-        read_cells(script, "monaco")

@@ -1,19 +1,17 @@
-"""Reading a board traced by hand: SVG outlines (one path per printed space) and the cells' data.
+"""Reading a board traced by hand: the SVG outline of every printed space.
 
 Test support for checking a track against a real board. The outlines are SVG path data, read
 fully: absolute and relative commands, implicit repeats, curves and arcs flattened to polygons,
-and the ``transform`` of the path and of every group around it. The cells come from a JavaScript
-file holding one JSON object per circuit (``CIRCUITS.name.cells``).
+and the ``transform`` of the path and of every group around it. The cells' data (centres, lanes,
+moves) are read by :mod:`tests.monaco_board`.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
-from typing import Any
 
 Point = tuple[float, float]
 Matrix = tuple[float, float, float, float, float, float]
@@ -265,15 +263,3 @@ def read_outlines(svg: Path) -> dict[str, list[list[Point]]]:
 
     visit(ElementTree.parse(svg).getroot(), IDENTITY)
     return outlines
-
-
-def read_cells(script: Path, circuit: str) -> dict[str, Any]:
-    """``CIRCUITS[circuit]`` of a JavaScript file that holds it as a JSON object literal."""
-    text = script.read_text(encoding="utf-8")
-    key = re.search(rf"\b{re.escape(circuit)}\s*:\s*\{{", text)
-    if key is None:
-        raise ValueError(f"{script}: no circuit {circuit!r}")
-    data, _ = json.JSONDecoder().raw_decode(text, key.end() - 1)
-    if not isinstance(data, dict):
-        raise ValueError(f"{script}: circuit {circuit!r} is not an object")
-    return data
