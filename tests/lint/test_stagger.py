@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from tests.corpus import ROOT
 from tests.factories import CX, CY, OUTER, WIDTH, ring_document, sid
-from trackformat.io import track_from_document
+from trackformat.io import load_track, track_from_document
 from trackformat.lint import Severity, all_rules, validate
 from trackformat.model import Track
 
@@ -87,3 +88,9 @@ def test_the_rule_is_a_documented_warning() -> None:
     found = {r.code: r for r in all_rules()}["LAP006"]
     assert found.severity is Severity.WARNING and found.topic == "lap"
     assert found.summary and found.explanation and found.example
+
+
+def test_the_shipped_monaco_whose_moves_are_the_real_boards_is_not_warned() -> None:
+    """tools/build_monaco.py lays Monaco's lanes staggered stretch by stretch as the board prints
+    them, and its moves are the board's (tests/builder/test_monaco_board.py): a sound board."""
+    assert lap006(load_track(ROOT / "tracks" / "monaco.json")) == []
