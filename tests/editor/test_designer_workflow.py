@@ -1,0 +1,47 @@
+"""What a designer digitising a board sees: the heatmap's colours, the title's star, the problems
+a half-made track raises, the board staying put, the Space tool picking spaces."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor
+
+from editor.panels.testdrive import TestDrivePanel
+from editor.scene import style
+
+
+def _space_point(window, space_id: str) -> QPoint:  # type: ignore[no-untyped-def]
+    item = window.scene.space_items[space_id]
+    return window.view.mapFromScene(item.sceneBoundingRect().center())
+
+
+def _fill(window, space_id: str) -> QColor:  # type: ignore[no-untyped-def]
+    return window.scene.space_items[space_id].brush().color()
+
+
+def test_the_heatmap_colours_the_spaces_it_counts(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    panel = window.testdrive_dock.widget()
+    assert isinstance(panel, TestDrivePanel)
+    panel.bots.setText("random,cautious")
+    panel.cars.setValue(3)
+    panel.races.setValue(4)
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running(), timeout=60_000)
+    panel.heat.setCurrentText("stops")
+    counted = set(panel.heat_values("stops"))
+    assert counted
+    plain = {s.id: style.SPACE_FILL[s.kind.value] for s in window.document.track.spaces}
+    for space_id, item in window.scene.space_items.items():
+        tinted = _fill(window, space_id).rgba() != plain[space_id].rgba()
+        assert tinted == (space_id in counted or item.finish), space_id
+    hottest = max(counted, key=lambda s: panel.heat_values("stops")[s])
+    assert _fill(window, hottest).red() == 255 and _fill(window, hottest).green() < 20
+    panel.heat.setCurrentText("none")
+    assert all(
+        _fill(window, s).rgba() == plain[s].rgba()
+        for s, item in window.scene.space_items.items()
+        if not item.finish
+    )
