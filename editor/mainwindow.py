@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
         self.scene.show_scan(document.board_image())
         self.validation.run_now(document.track)
         self.view.fit()
+        self.view.setFocus()  # the board, not a field whose focus-out would look like an edit
         self._update_title()
 
     def open_path(self, path: Path) -> bool:

@@ -45,3 +45,19 @@ def test_the_heatmap_colours_the_spaces_it_counts(window, ring_file: Path, qtbot
         for s, item in window.scene.space_items.items()
         if not item.finish
     )
+
+
+def test_leaving_a_field_unchanged_records_nothing(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    inspector = window.inspector_dock.widget()
+    name = inspector.fields["name"]
+    name.setFocus()
+    qtbot.keyClick(name, Qt.Key.Key_Tab)  # focus leaves the field: editingFinished
+    name.editingFinished.emit()
+    laps = inspector.fields["laps"]
+    laps.setValue(laps.value())
+    assert window.document.undo_stack.count() == 0
+    assert not window.windowTitle().startswith("*") and not window.document.modified
+    assert window.document.edit("Same track", lambda t: t.model_copy()) is False
+    assert window.document.undo_stack.count() == 0
+
