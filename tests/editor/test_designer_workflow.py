@@ -61,3 +61,29 @@ def test_leaving_a_field_unchanged_records_nothing(window, ring_file: Path, qtbo
     assert window.document.edit("Same track", lambda t: t.model_copy()) is False
     assert window.document.undo_stack.count() == 0
 
+
+
+def test_the_space_tool_selects_the_space_clicked(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    window.view.fit()
+    window.choose_tool("Space")
+    viewport = window.view.viewport()
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=_space_point(window, "2-10"))
+    assert window.document.selection == {"2-10"}
+    assert _fill(window, "2-10").rgba() == style.SELECTED_FILL.rgba()
+    assert window.inspector_dock.widget().fields["kind"].currentText() == "track"
+    qtbot.mouseClick(
+        viewport,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.ShiftModifier,
+        pos=_space_point(window, "2-11"),
+    )
+    assert window.document.selection == {"2-10", "2-11"}
+    assert window.document.undo_stack.count() == 0, "selecting is not an edit"
+    # On empty board the tool still draws a new space.
+    corner = window.view.mapFromScene(window.document.track.board.width - 60, 40)
+    for dx, dy in ((0, 0), (30, 0), (30, 30)):
+        qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, pos=corner + QPoint(dx, dy))
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    assert window.document.undo_stack.count() == 1
+    assert len(window.document.selection) == 1 and "2-10" not in window.document.selection
