@@ -105,6 +105,9 @@ class MainWindow(QMainWindow):
         self.testdrive_dock.setWidget(drive)
         context = ToolContext(document, self.scene, self.show_status)
         self.tools = {cls.name: cls(context) for cls in tool_classes()}
+        # Wide enough for every tool's options, so that changing tools never resizes the board.
+        widths = [o.sizeHint().width() for t in self.tools.values() if (o := t.options())]
+        self.options_dock.setMinimumWidth(max(widths, default=0) + 24)
         self.scene.clear_all()
         self.scene.show_track(document.track)
         self.autosaver = autosave.Autosaver(document)
@@ -318,10 +321,9 @@ class MainWindow(QMainWindow):
         self.view.set_tool(tool)
         options = tool.options()
         # The dock keeps the widgets it showed before as children; the tools keep their own.
-        if options is not None:
-            self.options_dock.setWidget(options)
-            self.options_dock.setWindowTitle(f"{name} options")
-        self.options_dock.setVisible(options is not None)
+        # It stays shown (saying when a tool has no options), so the board does not jump.
+        self.options_dock.setWidget(options or QLabel(f"The {name} tool has no options."))
+        self.options_dock.setWindowTitle(f"{name} options")
         for action in self.tool_actions.actions():
             action.setChecked(action.text() == name)
 

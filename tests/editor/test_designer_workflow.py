@@ -87,3 +87,17 @@ def test_the_space_tool_selects_the_space_clicked(window, ring_file: Path, qtbot
     qtbot.keyClick(window.view, Qt.Key.Key_Return)
     assert window.document.undo_stack.count() == 1
     assert len(window.document.selection) == 1 and "2-10" not in window.document.selection
+
+
+def test_the_board_stays_put_when_a_tool_with_options_is_chosen(
+    window, ring_file: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    qtbot.wait(50)
+    landmark = window.scene.space_items["1-0"].sceneBoundingRect().center()
+    before = window.view.mapToGlobal(window.view.mapFromScene(landmark))
+    for name in ("Lanes", "Select", "Space", "Lanes", "Arrow"):
+        window.choose_tool(name)
+        qtbot.wait(20)
+        after = window.view.mapToGlobal(window.view.mapFromScene(landmark))
+        assert (after - before).manhattanLength() <= 1, name
