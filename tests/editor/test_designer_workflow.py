@@ -17,6 +17,14 @@ def _space_point(window, space_id: str) -> QPoint:  # type: ignore[no-untyped-de
     return window.view.mapFromScene(item.sceneBoundingRect().center())
 
 
+def _checked(window) -> bool:  # type: ignore[no-untyped-def]
+    """Whether the problems panel shows the report of the track as it is now."""
+    return (
+        window.validation.checked is window.document.track
+        and window.problems.report is window.validation.report
+    )
+
+
 def _fill(window, space_id: str) -> QColor:  # type: ignore[no-untyped-def]
     return window.scene.space_items[space_id].brush().color()
 
@@ -101,3 +109,67 @@ def test_the_board_stays_put_when_a_tool_with_options_is_chosen(
         qtbot.wait(20)
         after = window.view.mapToGlobal(window.view.mapFromScene(landmark))
         assert (after - before).manhattanLength() <= 1, name
+
+
+def _half_made(tmp_path: Path) -> Path:
+    """Two stretches of three lanes over a board picture, not joined up: a track being laid."""
+    from PySide6.QtGui import QImage
+
+    from editor.lanes import LaneSettings, add_stretch
+    from editor.mainwindow import empty_track
+    from trackformat.io import save_track
+
+    picture = QImage(1200, 800, QImage.Format.Format_RGB32)
+    picture.fill(QColor(90, 160, 90))
+    picture.save(str(tmp_path / "board.png"))
+    track = empty_track("Half made", 1200, 800, "board.png")
+    settings = LaneSettings(lanes=3, spacing=40.0, spaces=(12,))
+    track = add_stretch(track, [(100, 100), (900, 100)], settings)
+    track = add_stretch(track, [(1000, 200), (1000, 700)], LaneSettings(3, 40.0, (10,)))
+    path = tmp_path / "half.json"
+    save_track(track, path)
+    return path
+
+
+def test_a_half_made_track_says_once_that_its_lap_is_open(
+    window, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(_half_made(tmp_path))
+    qtbot.waitUntil(lambda: _checked(window), timeout=5000)
+    rows = [window.problems.diagnostic_at(r) for r in range(window.problems.rows())]
+    assert len(rows) <= 6
+    loop = [d for d in rows if d.code == "REACH004"]
+    assert len(loop) == 1 and loop[0].message.startswith("the lap is not closed yet")
+    messages = " ".join(d.message for d in rows)
+    assert "Finish line tool" in messages and "Grid tool" in messages
+
+
+def test_problem_markers_leave_the_board_picture_visible(
+    window, tmp_path: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QImage, QPainter
+
+    from editor.scene.style import Layer
+
+    window.open_path(_half_made(tmp_path))
+    qtbot.waitUntil(lambda: _checked(window), timeout=5000)
+    window.view.fit()
+
+    def shot() -> QImage:
+        image = QImage(window.view.viewport().size(), QImage.Format.Format_RGB32)
+        image.fill(QColor(255, 255, 255))
+        painter = QPainter(image)
+        window.view.render(painter)
+        painter.end()
+        return image
+
+    with_markers = shot()
+    window.scene.set_layer_visible(Layer.PROBLEMS, False)
+    without = shot()
+    changed = sum(
+        with_markers.pixel(x, y) != without.pixel(x, y)
+        for x in range(0, with_markers.width(), 2)
+        for y in range(0, with_markers.height(), 2)
+    )
+    total = (with_markers.width() // 2) * (with_markers.height() // 2)
+    assert 0 < changed < total * 0.005, f"{changed} of {total} sampled pixels hidden by markers"
