@@ -79,6 +79,7 @@ class MainWindow(QMainWindow):
         menus.build(self)
         self.set_document(self.document)
         self.resize(1400, 900)
+        self.resizeDocks([self.problems_dock], [170], Qt.Orientation.Vertical)  # board first
 
     # Documents -------------------------------------------------------------------------------
 

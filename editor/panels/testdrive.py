@@ -16,12 +16,14 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSlider,
     QSpinBox,
     QTextBrowser,
@@ -176,11 +178,18 @@ class TestDrivePanel(QWidget):
         # Three columns: settings, the report, the replay, so the board keeps its height.
         self.status = QLabel("", self)
         self.status.setWordWrap(True)
-        settings = QVBoxLayout()
+        settings_widget = QWidget(self)
+        settings = QVBoxLayout(settings_widget)
+        settings.setContentsMargins(0, 0, 0, 0)
         settings.addLayout(form)
         settings.addLayout(buttons)
         settings.addWidget(self.status)
         settings.addStretch(1)
+        # Scrolled rather than tall: the panel's height is the board's to give, not the form's.
+        settings_scroll = QScrollArea(self)
+        settings_scroll.setWidget(settings_widget)
+        settings_scroll.setWidgetResizable(True)
+        settings_scroll.setFrameShape(QFrame.Shape.NoFrame)
         middle = QVBoxLayout()
         middle.addWidget(self.view, 1)
         heat_row = QHBoxLayout()
@@ -191,7 +200,7 @@ class TestDrivePanel(QWidget):
         replay.addLayout(replay_row)
         replay.addWidget(self.events, 1)
         layout = QHBoxLayout(self)
-        layout.addLayout(settings, 2)
+        layout.addWidget(settings_scroll, 2)
         layout.addLayout(middle, 4)
         layout.addLayout(replay, 3)
         self._set_replay_enabled(False)

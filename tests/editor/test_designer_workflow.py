@@ -173,3 +173,11 @@ def test_problem_markers_leave_the_board_picture_visible(
     )
     total = (with_markers.width() // 2) * (with_markers.height() // 2)
     assert 0 < changed < total * 0.005, f"{changed} of {total} sampled pixels hidden by markers"
+
+
+def test_the_board_keeps_most_of_the_window(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    qtbot.wait(20)
+    assert window.problems_dock.isVisible()
+    assert window.problems_dock.height() <= window.height() * 0.22
+    assert window.view.height() >= window.height() * 0.55
