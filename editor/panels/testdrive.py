@@ -162,6 +162,8 @@ class TestDrivePanel(QWidget):
         self.forward.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
         self.turn_label = QLabel("", self)
         self.events = QListWidget(self)
+        self.events.setWordWrap(True)  # long lines wrap rather than run off the panel's edge
+        self.events.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         replay_row = QHBoxLayout()
         replay_widgets: tuple[QWidget, ...] = (
             QLabel("Race"),
@@ -297,8 +299,16 @@ class TestDrivePanel(QWidget):
         spec = self._spec
         board = Board.of(self.document.track)
         rules = load_ruleset(self.ruleset.currentText().strip() or "formula-d")
+        names = {c.id: c.name for c in self.document.track.corners}
         self.replay = record(
-            board, rules, spec.bots, spec.seed, self.race_number.value(), spec.laps, spec.max_turns
+            board,
+            rules,
+            spec.bots,
+            spec.seed,
+            self.race_number.value(),
+            spec.laps,
+            spec.max_turns,
+            corner_names=names,
         )
         self.slider.setRange(0, len(self.replay.frames) - 1)
         self.slider.setValue(0)
