@@ -102,6 +102,7 @@ class MainWindow(QMainWindow):
             previous._stop_thread()
         drive = TestDrivePanel(document)
         drive.heatmapChanged.connect(self.scene.show_heatmap)
+        drive.confirm = lambda text: self._confirm("Test drive on a broken track", text)
         drive.replayFrame.connect(self._replay_frame)
         self.testdrive_dock.setWidget(drive)
         context = ToolContext(document, self.scene, self.show_status)

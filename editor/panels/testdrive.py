@@ -9,6 +9,7 @@ command line's `trackformat testdrive` for the same settings.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -32,7 +34,15 @@ from PySide6.QtWidgets import (
 )
 
 from editor.document import TrackDocument
+from editor.drive_checks import (
+    DEFAULT_BOTS,
+    DEFAULT_RACES,
+    DEFAULT_SEED,
+    broken_track_warning,
+    race_breaking,
+)
 from editor.replay import Replay, record
+from trackformat.lint import validate
 from trackformat.rules import RulesetError, load_ruleset, preset_names
 from trackformat.sim import Board
 from trackformat.sim.testdrive import (
@@ -46,7 +56,6 @@ from trackformat.sim.testdrive import (
 )
 
 HEAT_KINDS = ("none", "overshoots", "eliminations", "stops")
-
 
 class Cancelled(Exception):
     """Raised from the progress callback to stop a batch."""
@@ -98,7 +107,9 @@ class TestDrivePanel(QWidget):
         self._job: DriveJob | None = None
         self._spec: DriveSpec | None = None
 
-        self.bots = QLineEdit("cautious", self)
+        self.confirm: Callable[[str], bool] = self._ask
+        """Asked before racing on a broken track, with the warning; True races anyway."""
+        self.bots = QLineEdit(DEFAULT_BOTS, self)
         self.bots.setToolTip(
             f"Bot of each car, cycled over the cars: {', '.join(sorted(driver_factories()))}"
         )
@@ -107,10 +118,10 @@ class TestDrivePanel(QWidget):
         self.cars.setValue(6)
         self.races = QSpinBox(self)
         self.races.setRange(1, 100_000)
-        self.races.setValue(50)
+        self.races.setValue(DEFAULT_RACES)
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 2_000_000_000)
-        self.seed.setValue(1)
+        self.seed.setValue(DEFAULT_SEED)
         self.ruleset = QComboBox(self)
         self.ruleset.setEditable(True)
         self.ruleset.addItems(preset_names())
@@ -221,6 +232,12 @@ class TestDrivePanel(QWidget):
         """Start a batch with the panel's settings; False (and a message) when they are wrong."""
         if self._thread is not None:
             return False
+        errors = race_breaking(validate(self.document.track))
+        if errors:
+            warning = broken_track_warning(errors)
+            if not self.confirm(warning):
+                self.status.setText(warning.replace(", or race anyway?", "."))
+                return False
         try:
             spec = self._make_spec()
         except (DriveError, RulesetError, ValueError) as err:
@@ -241,6 +258,16 @@ class TestDrivePanel(QWidget):
         self.status.setText("racing...")
         self._thread.start()
         return True
+
+    def _ask(self, warning: str) -> bool:
+        answer = QMessageBox.warning(
+            self,
+            "Test drive on a broken track",
+            warning,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def cancel(self) -> None:
         if self._job is not None:
