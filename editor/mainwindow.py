@@ -68,7 +68,12 @@ class MainWindow(QMainWindow):
         self.status_label = QLabel("")
         self.counts_label = QLabel("")
         self.statusBar().addWidget(self.status_label, 1)
+        self.pointer_label = QLabel("")
+        self.statusBar().addPermanentWidget(self.pointer_label)
         self.statusBar().addPermanentWidget(self.counts_label)
+        self.view.pointerMoved.connect(
+            lambda p: self.pointer_label.setText(f"x {p.x():.0f}  y {p.y():.0f}")
+        )
         self.scene.scanProblem.connect(self._scan_problem)
         # A rubber band picks on the board; the document holds the selection for everyone.
         self.view.rubberBandPicked.connect(self._rubber_band)
@@ -378,6 +383,8 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, title, text)
 
     last_error = ""
+    last_help = ""
+    """The shortcuts the Help menu showed last (HTML)."""
 
 
 def _relative(image: Path, folder: Path) -> str:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+from editor import help_menu
 from editor.tools.registry import tool_classes
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def _action(
 
 
 def build(window: MainWindow) -> None:
-    """Menus File, Edit, View, Tools and Track, and the tools' toolbar."""
+    """Menus File, Edit, View, Tools, Track and Help, and the tools' toolbar."""
     bar = window.menuBar()
     file = bar.addMenu("&File")
     keys = QKeySequence.StandardKey
@@ -100,6 +101,9 @@ def build(window: MainWindow) -> None:
         window, track, "Check now", lambda: window.validation.run_now(window.document.track), "F5"
     )
     _action(window, track, "Test drive", window.testdrive_dock.raise_, "F6")
+
+    helps = bar.addMenu("&Help")
+    _action(window, helps, "Keyboard shortcuts", lambda: help_menu.show_shortcuts(window), "F1")
 
 
 def recent_files(window: MainWindow) -> list[str]:

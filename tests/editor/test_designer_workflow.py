@@ -181,3 +181,28 @@ def test_the_board_keeps_most_of_the_window(window, ring_file: Path, qtbot) -> N
     assert window.problems_dock.isVisible()
     assert window.problems_dock.height() <= window.height() * 0.22
     assert window.view.height() >= window.height() * 0.55
+
+
+def test_the_status_bar_shows_the_board_point_under_the_pointer(
+    window, ring_file: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    window.view.fit()
+    centre = window.scene.space_items["1-0"].space.centre
+    qtbot.mouseMove(window.view.viewport(), window.view.mapFromScene(*centre))
+    x, y = (float(v) for v in window.pointer_label.text().replace("x", "").split("y"))
+    assert abs(x - centre[0]) <= 3 and abs(y - centre[1]) <= 3
+    assert window.pointer_label.isVisible()
+
+
+def test_the_help_menu_lists_every_tool_and_menu_shortcut(window) -> None:  # type: ignore[no-untyped-def]
+    menus = {a.text().replace("&", ""): a.menu() for a in window.menuBar().actions()}
+    assert "Help" in menus
+    [entry] = [a for a in menus["Help"].actions() if a.text() == "Keyboard shortcuts"]
+    entry.trigger()
+    shown = window.last_help
+    for tool in window.tools.values():
+        assert f"<b>{tool.shortcut}</b></td><td>{tool.name}:" in shown
+    assert "<b>F5</b></td><td>Check now" in shown
+    assert "<b>Ctrl+Z</b></td><td>Undo" in shown
+    assert "pan" in shown
