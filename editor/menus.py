@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from editor import help_menu
+from editor import clipboard, help_menu
 from editor.tools.registry import tool_classes
 
 if TYPE_CHECKING:
@@ -59,6 +59,10 @@ def build(window: MainWindow) -> None:
     window.redo_action = _action(
         window, edit, "Redo", lambda: window.document.undo_stack.redo(), keys.Redo
     )
+    edit.addSeparator()
+    _action(window, edit, "Copy", lambda: clipboard.copy(window), keys.Copy)
+    _action(window, edit, "Paste", lambda: clipboard.paste(window), keys.Paste)
+    _action(window, edit, "Duplicate", lambda: clipboard.duplicate(window), "Ctrl+D")
     edit.addSeparator()
     _action(
         window,

@@ -206,3 +206,30 @@ def test_the_help_menu_lists_every_tool_and_menu_shortcut(window) -> None:  # ty
     assert "<b>F5</b></td><td>Check now" in shown
     assert "<b>Ctrl+Z</b></td><td>Undo" in shown
     assert "pan" in shown
+
+
+def test_duplicate_copy_and_paste_add_spaces_as_one_step(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    window.view.fit()
+    before = len(window.scene.space_items)
+    window.document.set_selection({"1-5", "1-6"})
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_D, Qt.KeyboardModifier.ControlModifier)
+    assert len(window.scene.space_items) == before + 2
+    assert window.document.selection == {"1-5-copy-1", "1-6-copy-1"}
+    assert window.document.undo_stack.count() == 1 and window.windowTitle().startswith("*")
+    original = window.scene.space_items["1-5"].sceneBoundingRect()
+    copy = window.scene.space_items["1-5-copy-1"].sceneBoundingRect()
+    shift = copy.topLeft() - original.topLeft()
+    assert abs(shift.x() - 20) < 0.01 and abs(shift.y() - 20) < 0.01
+    assert _fill(window, "1-5-copy-1").rgba() == style.SELECTED_FILL.rgba()
+    links = {(k.from_, k.to) for k in window.document.track.links}
+    assert ("1-5-copy-1", "1-6-copy-1") in links
+
+    window.document.set_selection({"2-9"})
+    qtbot.keyClick(window.view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(window.view, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+    assert window.document.selection == {"2-9-copy-1"}
+    assert window.document.undo_stack.count() == 2
+    window.document.undo_stack.undo()
+    assert "2-9-copy-1" not in window.scene.space_items
