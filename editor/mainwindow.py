@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor import autosave, menus
+from editor import autosave, menus, session
 from editor.document import TrackDocument
 from editor.panels.inspector import Inspector
 from editor.panels.layers import LayersPanel
@@ -85,6 +85,7 @@ class MainWindow(QMainWindow):
         self.set_document(self.document)
         self.resize(1400, 900)
         self.resizeDocks([self.problems_dock], [170], Qt.Orientation.Vertical)  # board first
+        session.restore_layout(self)
 
     # Documents -------------------------------------------------------------------------------
 
@@ -230,6 +231,7 @@ class MainWindow(QMainWindow):
             if self.autosaver is not None:
                 self.autosaver.close()
             self.validation.wait(5000)
+            session.save_layout(self)
             event.accept()
         else:
             event.ignore()
@@ -337,15 +339,18 @@ class MainWindow(QMainWindow):
     # Dialogs ---------------------------------------------------------------------------------
 
     def open_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Open track", "", TRACK_FILTER)
+        name, _ = QFileDialog.getOpenFileName(
+            self, "Open track", session.last_folder(self), TRACK_FILTER
+        )
         if name:
             self.open_path(Path(name))
 
     def new_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(
-            self, "Board picture", "", "Pictures (*.png *.jpg *.jpeg)"
+            self, "Board picture", session.last_folder(self), "Pictures (*.png *.jpg *.jpeg)"
         )
         if name:
+            session.remember_folder(self, Path(name))
             self.new_from_scan(Path(name))
 
     def relink_dialog(self) -> None:

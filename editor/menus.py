@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from editor import clipboard, help_menu
+from editor import clipboard, help_menu, session
 from editor.tools.registry import tool_classes
 
 if TYPE_CHECKING:
@@ -116,8 +116,9 @@ def recent_files(window: MainWindow) -> list[str]:
 
 
 def remember(window: MainWindow, path: Path) -> None:
-    """Put ``path`` first in the recent files."""
+    """Put ``path`` first in the recent files, and its folder first for the file dialogs."""
     text = str(path.resolve())
+    session.remember_folder(window, path)
     recent = [text] + [r for r in recent_files(window) if r != text]
     window.settings.setValue("recent", recent[:MAX_RECENT])
     refresh_recent(window)

@@ -233,3 +233,33 @@ def test_duplicate_copy_and_paste_add_spaces_as_one_step(window, ring_file: Path
     assert window.document.undo_stack.count() == 2
     window.document.undo_stack.undo()
     assert "2-9-copy-1" not in window.scene.space_items
+
+
+def test_the_window_layout_and_last_folder_are_remembered(
+    window, ring_file: Path, tmp_path: Path, qtbot, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QFileDialog
+
+    from editor.mainwindow import MainWindow
+
+    window.open_path(ring_file)
+    window.layers_dock.hide()
+    window.resize(760, 560)
+    qtbot.wait(20)
+    size = (window.width(), window.height())
+    assert size[0] == 760
+    window.close()
+
+    again = MainWindow(window.settings, ask=False)
+    qtbot.addWidget(again)
+    again.show()
+    qtbot.wait(20)
+    assert not again.layers_dock.isVisible() and again.problems_dock.isVisible()
+    assert (again.width(), again.height()) == size
+    asked: list[str] = []
+    monkeypatch.setattr(
+        QFileDialog, "getOpenFileName", lambda *args: (asked.append(args[2]), ("", ""))[1]
+    )
+    [entry] = [a for a in again.menuBar().actions()[0].menu().actions() if a.text() == "Open..."]
+    entry.trigger()
+    assert asked == [str(ring_file.resolve().parent)]
