@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 
-from editor.panels.testdrive import TestDrivePanel
+from editor.panels import testdrive as drive_panel
 from editor.scene import style
 
 
@@ -32,7 +32,7 @@ def _fill(window, space_id: str) -> QColor:  # type: ignore[no-untyped-def]
 def test_the_heatmap_colours_the_spaces_it_counts(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
     window.open_path(ring_file)
     panel = window.testdrive_dock.widget()
-    assert isinstance(panel, TestDrivePanel)
+    assert isinstance(panel, drive_panel.TestDrivePanel)
     panel.bots.setText("random,cautious")
     panel.cars.setValue(3)
     panel.races.setValue(4)

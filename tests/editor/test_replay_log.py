@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editor.panels.testdrive import TestDrivePanel
+from editor.panels import testdrive as drive_panel
 from editor.replay_log import describe, ordinal
 from trackformat.sim import events as ev
 from trackformat.sim.state import Cause, Wear
@@ -35,7 +35,7 @@ def test_replay_log_names_cars_as_their_badges(window, ring_file: Path, qtbot) -
 
     window.open_path(ring_file)
     panel = window.testdrive_dock.widget()
-    assert isinstance(panel, TestDrivePanel)
+    assert isinstance(panel, drive_panel.TestDrivePanel)
     panel.bots.setText("random,cautious")
     panel.cars.setValue(3)
     panel.races.setValue(2)
