@@ -113,9 +113,13 @@ class MainWindow(QMainWindow):
         self.testdrive_dock.setWidget(drive)
         context = ToolContext(document, self.scene, self.show_status)
         self.tools = {cls.name: cls(context) for cls in tool_classes()}
-        # Wide enough for every tool's options, so that changing tools never resizes the board.
-        widths = [o.sizeHint().width() for t in self.tools.values() if (o := t.options())]
-        self.options_dock.setMinimumWidth(max(widths, default=0) + 24)
+        # Room for every tool's options from the start, so that changing tools never resizes
+        # the panels beside the board, nor so the board.
+        sizes = [o.minimumSizeHint() for t in self.tools.values() if (o := t.options())]
+        self.options_dock.setMinimumSize(
+            max((z.width() for z in sizes), default=0) + 12,
+            max((z.height() for z in sizes), default=0) + 24,
+        )
         self.scene.clear_all()
         self.scene.show_track(document.track)
         self.autosaver = autosave.Autosaver(document)
@@ -295,6 +299,10 @@ class MainWindow(QMainWindow):
         self.problems_dock = self._dock(
             "Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea
         )
+        # Above the inspector, in the column the panels already take: the board keeps its width.
+        self.options_dock = self._dock(
+            "Tool options", QLabel(""), Qt.DockWidgetArea.RightDockWidgetArea
+        )
         self.inspector_dock = self._dock(
             "Inspector", QWidget(), Qt.DockWidgetArea.RightDockWidgetArea
         )
@@ -302,14 +310,16 @@ class MainWindow(QMainWindow):
             "History", self.undo_view, Qt.DockWidgetArea.RightDockWidgetArea
         )
         self.layers_dock = self._dock("Layers", self.layers, Qt.DockWidgetArea.RightDockWidgetArea)
+        # The panels' column runs the window's full height beside the problems, and History
+        # shares a tab with Layers: the window fits a laptop's screen.
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.history_dock, self.layers_dock)
+        self.layers_dock.raise_()
         self.testdrive_dock = self._dock(
             "Test drive", QWidget(), Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.tabifyDockWidget(self.problems_dock, self.testdrive_dock)
         self.problems_dock.raise_()
-        self.options_dock = self._dock(
-            "Tool options", QLabel(""), Qt.DockWidgetArea.LeftDockWidgetArea
-        )
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -331,7 +341,7 @@ class MainWindow(QMainWindow):
         options = tool.options()
         # The dock keeps the widgets it showed before as children; the tools keep their own.
         # It stays shown (saying when a tool has no options), so the board does not jump.
-        self.options_dock.setWidget(options or QLabel(f"The {name} tool has no options."))
+        self.options_dock.setWidget(options or QLabel(f"The {name} tool has no options"))
         self.options_dock.setWindowTitle(f"{name} options")
         for action in self.tool_actions.actions():
             action.setChecked(action.text() == name)
