@@ -186,7 +186,9 @@ class TestDrivePanel(QWidget):
             self.turn_label,
         )
         for part in replay_widgets:
-            replay_row.addWidget(part)
+            replay_row.addWidget(part, 1 if part is self.slider else 0)
+        for button in (self.back, self.forward):
+            button.setMaximumWidth(button.fontMetrics().horizontalAdvance("<") + 28)
 
         # Three columns: settings, the report, the replay, so the board keeps its height.
         self.status = QLabel("", self)
