@@ -243,9 +243,13 @@ def test_the_window_layout_and_last_folder_are_remembered(
     from PySide6.QtWidgets import QFileDialog
 
     from editor.mainwindow import MainWindow
+    from editor.scene.style import Layer
 
     window.open_path(ring_file)
     window.layers_dock.hide()
+    window.layers.shown[Layer.LINKS].setChecked(False)
+    window.layers.locked[Layer.CORNERS].setChecked(True)
+    window.layers.opacity.setValue(40)
     # As small as the window goes (the offscreen screen is smaller than the editor's default).
     window.resize(window.minimumSizeHint().width(), 700)
     qtbot.wait(20)
@@ -258,6 +262,11 @@ def test_the_window_layout_and_last_folder_are_remembered(
     qtbot.wait(20)
     assert not again.layers_dock.isVisible() and again.problems_dock.isVisible()
     assert (again.width(), again.height()) == size
+    again.open_path(ring_file)
+    assert not any(item.isVisible() for item in again.scene.layer_items[Layer.LINKS])
+    assert all(item.isVisible() for item in again.scene.layer_items[Layer.SPACES])
+    assert again.layers.locked[Layer.CORNERS].isChecked()
+    assert again.scene.scan_opacity == 0.4
     asked: list[str] = []
     monkeypatch.setattr(
         QFileDialog, "getOpenFileName", lambda *args: (asked.append(args[2]), ("", ""))[1]
