@@ -26,6 +26,8 @@ def test_an_unfinished_lap_is_one_problem_naming_its_open_ends() -> None:
     dead_ends = [d for d in report.diagnostics if d.code == "REACH003"]
     assert not any(set(d.location.elements) & {"1-39", "2-39", "3-39"} for d in dead_ends)
     assert report.errors < 10
+    # Unreachable spaces and spaces with no way to the line are that open lap, said again.
+    assert not {"REACH001", "REACH002"} & set(report.codes())
 
 
 def test_a_stretch_off_the_loop_is_one_problem_not_one_a_space() -> None:

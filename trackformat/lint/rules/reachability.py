@@ -70,7 +70,10 @@ def unreachable_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     Starting from the grid slots (or, on a track with no grid yet, from the finish line), the
     validator follows every link; a track space it never arrives at is printed on the board but
     can never be driven on. Usually a link leading onto it is missing or drawn the wrong way.
+    While the lap is not closed yet, REACH004 says so instead.
     """
+    if lap_open(graphs):
+        return
     sources = [s for s in track.grid if s in graphs.spaces]
     origin = "the grid"
     if not sources:
@@ -101,9 +104,9 @@ def cannot_finish(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
 
     A car on such a space could never complete its lap, so the race could not end for it.
     Every route from it ends in a dead end or in a loop with no way back to the circuit; add
-    the links that lead on from it.
+    the links that lead on from it. While the lap is not closed yet, REACH004 says so instead.
     """
-    if not graphs.finish:
+    if not graphs.finish or lap_open(graphs):
         return
     can_finish = reachable(graphs.predecessors("moves"), graphs.finish)
     stuck = [s for s in graphs.successors("circuit") if s not in can_finish]
@@ -129,13 +132,20 @@ def _main_component(graphs: TrackGraphs, components: list[set[str]]) -> int | No
 
 def lap_open(graphs: TrackGraphs) -> bool:
     """Whether the circuit has no closed loop yet (a track being laid stretch by stretch): no
-    track space can be driven round back to itself."""
-    if not graphs.circuit.number_of_nodes():
-        return False
-    return not any(
-        len(part) > 1 or graphs.circuit.has_edge(next(iter(part)), next(iter(part)))
-        for part in nx.strongly_connected_components(graphs.circuit)
-    )
+    track space can be driven round back to itself. REACH004 then says so once, and the rules
+    whose findings would only repeat it in other words (unreachable spaces, no way to finish,
+    no lap) stay silent until it is closed."""
+
+    def compute() -> bool:
+        circuit = graphs.circuit
+        if not circuit.number_of_nodes():
+            return False
+        return not any(
+            len(part) > 1 or circuit.has_edge(next(iter(part)), next(iter(part)))
+            for part in nx.strongly_connected_components(circuit)
+        )
+
+    return graphs.remember("lap_open", compute)
 
 
 def _open_ends(graphs: TrackGraphs) -> tuple[list[str], list[str]]:
