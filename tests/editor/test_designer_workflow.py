@@ -140,6 +140,9 @@ def test_a_half_made_track_says_once_that_its_lap_is_open(
     assert len(rows) <= 6
     loop = [d for d in rows if d.code == "REACH004"]
     assert len(loop) == 1 and loop[0].message.startswith("the lap is not closed yet")
+    row = rows.index(loop[0])
+    where = window.problems.proxy.index(row, 3).data()
+    assert where == f"1-011, 2-011, 3-011, 1-021 and {len(loop[0].location.elements) - 4} more"
     messages = " ".join(d.message for d in rows)
     assert "Finish line tool" in messages and "Grid tool" in messages
 
