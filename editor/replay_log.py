@@ -85,8 +85,9 @@ _WORDS: dict[type, Callable[[Any, str, Callable[[str], str]], str]] = {
     ev.Shift: _shift,
     ev.GearRoll: lambda e, car, _c: f"{car} rolls {e.roll} in {ordinal(e.gear)} gear",
     ev.Moved: _moved,
+    # The block's cost is the move's, already told on the line before.
     ev.Blocked: lambda e, car, _c: f"{car} is blocked on {e.space} with {e.spaces} "
-    f"space{'s' if e.spaces != 1 else ''} left over (costs {wear(e.cost)})",
+    f"space{'s' if e.spaces != 1 else ''} of its roll left over",
     ev.Overshoot: lambda e, car, corner: f"{car} overshoots {corner(e.corner)} by {e.spaces} "
     f"space{'s' if e.spaces != 1 else ''}, {e.missing} stop{'s' if e.missing != 1 else ''} "
     f"short, on {e.space}",

@@ -25,6 +25,8 @@ def test_events_read_in_the_game_s_words() -> None:
         "Car 6 is out on 2-003: lost its last body WP"
     )
     assert describe(ev.Finished(40, 9, 1)) == "Car 10 finishes 1st"
+    blocked = describe(ev.Blocked(4, 2, "3-017", 2, Wear(brakes=2)))
+    assert blocked == "Car 3 is blocked on 3-017 with 2 spaces of its roll left over"
     assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)] == [
         "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"
     ]
