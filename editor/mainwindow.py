@@ -357,10 +357,9 @@ class MainWindow(QMainWindow):
 
     def new_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(
-            self, "Board picture", session.last_folder(self), "Pictures (*.png *.jpg *.jpeg)"
+            self, "Board picture", "", "Pictures (*.png *.jpg *.jpeg)"
         )
         if name:
-            session.remember_folder(self, Path(name))
             self.new_from_scan(Path(name))
 
     def relink_dialog(self) -> None:

@@ -1,6 +1,6 @@
 """What the editor remembers between sessions: the window's size and panels, the layers shown
 and locked and the scan's opacity, and the folder the designer last worked in (where the next
-Open or New dialog starts)."""
+Open dialog starts)."""
 
 from __future__ import annotations
 
