@@ -17,13 +17,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor import autosave, menus, session
+from editor import autosave, menus
 from editor.document import TrackDocument
 from editor.panels.inspector import Inspector
 from editor.panels.layers import LayersPanel
 from editor.panels.problems import ProblemsPanel
 from editor.panels.testdrive import TestDrivePanel
 from editor.scene.board_scene import BoardScene
+from editor.session import last_folder, restore_layout, save_layout
 from editor.tools.base import Tool, ToolContext
 from editor.tools.registry import tool_classes
 from editor.validation import ValidationRunner
@@ -85,7 +86,7 @@ class MainWindow(QMainWindow):
         self.set_document(self.document)
         self.resize(1400, 900)
         self.resizeDocks([self.problems_dock], [170], Qt.Orientation.Vertical)  # board first
-        session.restore_layout(self)
+        restore_layout(self)
 
     # Documents -------------------------------------------------------------------------------
 
@@ -235,7 +236,7 @@ class MainWindow(QMainWindow):
             if self.autosaver is not None:
                 self.autosaver.close()
             self.validation.wait(5000)
-            session.save_layout(self)
+            save_layout(self)
             event.accept()
         else:
             event.ignore()
@@ -350,7 +351,7 @@ class MainWindow(QMainWindow):
 
     def open_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(
-            self, "Open track", session.last_folder(self), TRACK_FILTER
+            self, "Open track", last_folder(self), TRACK_FILTER
         )
         if name:
             self.open_path(Path(name))
