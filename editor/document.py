@@ -84,7 +84,8 @@ class TrackDocument(QObject):
     def edit(
         self, text: str, change: Callable[[Track], Track], merge_key: str | None = None
     ) -> bool:
-        """Apply ``change`` as one undoable step named ``text``; False if refused or no-op.
+        """Apply ``change`` as one undoable step named ``text``; False if refused or if it changes
+        nothing (no step is recorded then, so the file stays unmodified).
 
         Commands pushed with the same ``merge_key`` one after another become one step (a drag).
         """
@@ -93,8 +94,8 @@ class TrackDocument(QObject):
         except (EditError, ValidationError, ValueError) as err:
             self.editFailed.emit(_short(err))
             return False
-        if new is self._track:
-            return False
+        if new is self._track or new == self._track:
+            return False  # an edit that changes nothing is no step and leaves the file clean
         self.undo_stack.push(TrackCommand(self, text, self._track, new, merge_key))
         return True
 

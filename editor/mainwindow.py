@@ -24,6 +24,7 @@ from editor.panels.layers import LayersPanel
 from editor.panels.problems import ProblemsPanel
 from editor.panels.testdrive import TestDrivePanel
 from editor.scene.board_scene import BoardScene
+from editor.session import last_folder, restore_layout, save_layout
 from editor.tools.base import Tool, ToolContext
 from editor.tools.registry import tool_classes
 from editor.validation import ValidationRunner
@@ -68,7 +69,12 @@ class MainWindow(QMainWindow):
         self.status_label = QLabel("")
         self.counts_label = QLabel("")
         self.statusBar().addWidget(self.status_label, 1)
+        self.pointer_label = QLabel("")
+        self.statusBar().addPermanentWidget(self.pointer_label)
         self.statusBar().addPermanentWidget(self.counts_label)
+        self.view.pointerMoved.connect(
+            lambda p: self.pointer_label.setText(f"x {p.x():.0f}  y {p.y():.0f}")
+        )
         self.scene.scanProblem.connect(self._scan_problem)
         # A rubber band picks on the board; the document holds the selection for everyone.
         self.view.rubberBandPicked.connect(self._rubber_band)
@@ -79,6 +85,8 @@ class MainWindow(QMainWindow):
         menus.build(self)
         self.set_document(self.document)
         self.resize(1400, 900)
+        self.resizeDocks([self.problems_dock], [170], Qt.Orientation.Vertical)  # board first
+        restore_layout(self)
 
     # Documents -------------------------------------------------------------------------------
 
@@ -101,10 +109,18 @@ class MainWindow(QMainWindow):
             previous._stop_thread()
         drive = TestDrivePanel(document)
         drive.heatmapChanged.connect(self.scene.show_heatmap)
+        drive.confirm = lambda text: self._confirm("Test drive on a broken track", text)
         drive.replayFrame.connect(self._replay_frame)
         self.testdrive_dock.setWidget(drive)
         context = ToolContext(document, self.scene, self.show_status)
         self.tools = {cls.name: cls(context) for cls in tool_classes()}
+        # Room for every tool's options from the start, so that changing tools never resizes
+        # the panels beside the board, nor so the board.
+        sizes = [o.minimumSizeHint() for t in self.tools.values() if (o := t.options())]
+        self.options_dock.setMinimumSize(
+            max((z.width() for z in sizes), default=0) + 12,
+            max((z.height() for z in sizes), default=0) + 24,
+        )
         self.scene.clear_all()
         self.scene.show_track(document.track)
         self.autosaver = autosave.Autosaver(document)
@@ -113,6 +129,7 @@ class MainWindow(QMainWindow):
         self.scene.show_scan(document.board_image(), document.track.board.placement)
         self.validation.run_now(document.track)
         self.view.fit()
+        self.view.setFocus()  # the board, not a field whose focus-out would look like an edit
         self._update_title()
 
     def open_path(self, path: Path) -> bool:
@@ -215,6 +232,7 @@ class MainWindow(QMainWindow):
             if self.autosaver is not None:
                 self.autosaver.close()
             self.validation.wait(5000)
+            save_layout(self)
             event.accept()
         else:
             event.ignore()
@@ -280,6 +298,10 @@ class MainWindow(QMainWindow):
         self.problems_dock = self._dock(
             "Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea
         )
+        # Above the inspector, in the column the panels already take: the board keeps its width.
+        self.options_dock = self._dock(
+            "Tool options", QLabel(""), Qt.DockWidgetArea.RightDockWidgetArea
+        )
         self.inspector_dock = self._dock(
             "Inspector", QWidget(), Qt.DockWidgetArea.RightDockWidgetArea
         )
@@ -287,14 +309,16 @@ class MainWindow(QMainWindow):
             "History", self.undo_view, Qt.DockWidgetArea.RightDockWidgetArea
         )
         self.layers_dock = self._dock("Layers", self.layers, Qt.DockWidgetArea.RightDockWidgetArea)
+        # The panels' column runs the window's full height beside the problems, and History
+        # shares a tab with Layers: the window fits a laptop's screen.
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.tabifyDockWidget(self.history_dock, self.layers_dock)
+        self.layers_dock.raise_()
         self.testdrive_dock = self._dock(
             "Test drive", QWidget(), Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.tabifyDockWidget(self.problems_dock, self.testdrive_dock)
         self.problems_dock.raise_()
-        self.options_dock = self._dock(
-            "Tool options", QLabel(""), Qt.DockWidgetArea.LeftDockWidgetArea
-        )
 
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -315,17 +339,18 @@ class MainWindow(QMainWindow):
         self.view.set_tool(tool)
         options = tool.options()
         # The dock keeps the widgets it showed before as children; the tools keep their own.
-        if options is not None:
-            self.options_dock.setWidget(options)
-            self.options_dock.setWindowTitle(f"{name} options")
-        self.options_dock.setVisible(options is not None)
+        # It stays shown (saying when a tool has no options), so the board does not jump.
+        self.options_dock.setWidget(options or QLabel(f"The {name} tool has no options"))
+        self.options_dock.setWindowTitle(f"{name} options")
         for action in self.tool_actions.actions():
             action.setChecked(action.text() == name)
 
     # Dialogs ---------------------------------------------------------------------------------
 
     def open_dialog(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Open track", "", TRACK_FILTER)
+        name, _ = QFileDialog.getOpenFileName(
+            self, "Open track", last_folder(self), TRACK_FILTER
+        )
         if name:
             self.open_path(Path(name))
 
@@ -373,6 +398,8 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, title, text)
 
     last_error = ""
+    last_help = ""
+    """The shortcuts the Help menu showed last (HTML)."""
 
 
 def _relative(image: Path, folder: Path) -> str:

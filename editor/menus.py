@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+from editor import clipboard, help_menu, session
 from editor.tools.registry import tool_classes
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def _action(
 
 
 def build(window: MainWindow) -> None:
-    """Menus File, Edit, View, Tools and Track, and the tools' toolbar."""
+    """Menus File, Edit, View, Tools, Track and Help, and the tools' toolbar."""
     bar = window.menuBar()
     file = bar.addMenu("&File")
     keys = QKeySequence.StandardKey
@@ -59,6 +60,10 @@ def build(window: MainWindow) -> None:
     window.redo_action = _action(
         window, edit, "Redo", lambda: window.document.undo_stack.redo(), keys.Redo
     )
+    edit.addSeparator()
+    _action(window, edit, "Copy", lambda: clipboard.copy(window), keys.Copy)
+    _action(window, edit, "Paste", lambda: clipboard.paste(window), keys.Paste)
+    _action(window, edit, "Duplicate", lambda: clipboard.duplicate(window), "Ctrl+D")
     edit.addSeparator()
     _action(
         window,
@@ -102,6 +107,9 @@ def build(window: MainWindow) -> None:
     )
     _action(window, track, "Test drive", window.testdrive_dock.raise_, "F6")
 
+    helps = bar.addMenu("&Help")
+    _action(window, helps, "Keyboard shortcuts", lambda: help_menu.show_shortcuts(window), "F1")
+
 
 def recent_files(window: MainWindow) -> list[str]:
     value = window.settings.value("recent", [])
@@ -109,8 +117,9 @@ def recent_files(window: MainWindow) -> list[str]:
 
 
 def remember(window: MainWindow, path: Path) -> None:
-    """Put ``path`` first in the recent files."""
+    """Put ``path`` first in the recent files, and its folder first for the file dialogs."""
     text = str(path.resolve())
+    session.remember_folder(window, path)
     recent = [text] + [r for r in recent_files(window) if r != text]
     window.settings.setValue("recent", recent[:MAX_RECENT])
     refresh_recent(window)

@@ -7,11 +7,13 @@ every turn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
+from editor.replay_log import describe
 from trackformat.rules import Ruleset
 from trackformat.sim import Board
-from trackformat.sim import events as ev
+from trackformat.sim.events import Event
 from trackformat.sim.race import Race
 from trackformat.sim.state import RaceState
 from trackformat.sim.testdrive import driver_factories, race_seed
@@ -51,14 +53,6 @@ def _cars(state: RaceState, bots: tuple[str, ...]) -> tuple[CarFrame, ...]:
     )
 
 
-def describe(event: ev.Event) -> str:
-    """One line for the replay's event list."""
-    name = type(event).__name__
-    values = {f.name: getattr(event, f.name) for f in fields(event) if f.name != "turn"}
-    details = ", ".join(f"{k} {v}" for k, v in values.items())
-    return f"{name}: {details}"
-
-
 def record(
     board: Board,
     rules: Ruleset,
@@ -67,20 +61,23 @@ def record(
     index: int,
     laps: int,
     max_turns: int | None = None,
+    corner_names: Mapping[str, str] | None = None,
 ) -> Replay:
-    """Race number ``index`` of a batch with ``seed`` again, keeping a frame per turn."""
+    """Race number ``index`` of a batch with ``seed`` again, keeping a frame per turn and what
+    happened in it in the game's words (corners by ``corner_names``, their names by id)."""
     race_seed_value = race_seed(seed, index)
     factories = driver_factories()
     drivers = [factories[name](race_seed_value) for name in bots]
     race = Race(board, rules, drivers, race_seed_value, laps)
-    frames = [Frame(0, _cars(race.state, bots), tuple(describe(e) for e in race.events))]
+    def words(events: Sequence[Event]) -> tuple[str, ...]:
+        return tuple(describe(e, corner_names) for e in events)
+
+    frames = [Frame(0, _cars(race.state, bots), words(race.events))]
     limit = max_turns if max_turns is not None else 4 * board.lap_length * (laps + 1) + 100
     seen = len(race.events)
     while not race.state.over and race.state.turn < limit:
         race.play_turn()
         fresh = race.events[seen:]
         seen = len(race.events)
-        frames.append(
-            Frame(race.state.turn, _cars(race.state, bots), tuple(describe(e) for e in fresh))
-        )
+        frames.append(Frame(race.state.turn, _cars(race.state, bots), words(fresh)))
     return Replay(race_seed_value, tuple(frames), race.state.finish_order)

@@ -18,6 +18,8 @@ class BoardView(QGraphicsView):
 
     rubberBandPicked = Signal(object, bool)
     """The elements a finished rubber band touched, and whether to add them (Shift or Ctrl)."""
+    pointerMoved = Signal(object)
+    """The board point (a QPointF, in board pixels) under the mouse."""
 
     def __init__(self, scene: BoardScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -137,6 +139,7 @@ class BoardView(QGraphicsView):
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        self.pointerMoved.emit(self.mapToScene(event.position().toPoint()))
         if self._pan_from is not None:
             delta = event.position().toPoint() - self._pan_from
             self._pan_from = event.position().toPoint()

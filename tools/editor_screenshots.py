@@ -107,7 +107,7 @@ def testdrive(app: QApplication, window) -> None:  # type: ignore[no-untyped-def
     window.open_path(MONACO)
     window.testdrive_dock.raise_()
     panel = window.testdrive_dock.widget()
-    panel.bots.setText("cautious")
+    panel.bots.setText("strong")
     panel.cars.setValue(6)
     panel.races.setValue(20)
     panel.start()

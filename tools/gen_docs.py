@@ -98,6 +98,12 @@ problem with the rule's code, its severity, the elements at fault and a JSON poi
 file. Errors make the command exit with code 1; warnings and notes do not. `--select CODES` runs
 only some rules.
 
+One cause is one problem: when a rule says the same thing about several single spaces (every
+space drawn but not linked yet, say), the report holds one diagnostic whose elements are all of
+them, its message ending "(the same for ...)"; `--format json` keeps the same shape, with fewer
+diagnostics and longer `elements` lists. A track still being laid, whose lanes do not come round
+yet, gets one REACH004 saying that its lap is not closed, rather than one per space.
+
 A deliberate oddity can be accepted in the track file itself, so that everybody who validates it
 sees the same result: add an entry to `ignore` with the rule's `code`, optionally the `elements`
 it concerns, and the `reason`.

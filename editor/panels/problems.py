@@ -71,9 +71,10 @@ class ProblemsPanel(QWidget):
         self.report = report
         self.model.removeRows(0, self.model.rowCount())
         for diagnostic in report.diagnostics:
-            where = ", ".join(diagnostic.location.elements[:4]) or (
-                diagnostic.location.pointer or ""
-            )
+            elements = diagnostic.location.elements
+            where = ", ".join(elements[:4]) or (diagnostic.location.pointer or "")
+            if len(elements) > 4:
+                where += f" and {len(elements) - 4} more"
             row = [
                 QStandardItem(diagnostic.severity.value),
                 QStandardItem(diagnostic.code),

@@ -9,6 +9,7 @@ command line's `trackformat testdrive` for the same settings.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -16,12 +17,15 @@ from PySide6.QtCore import QObject, Qt, QThread, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
+    QMessageBox,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSlider,
     QSpinBox,
     QTextBrowser,
@@ -30,7 +34,15 @@ from PySide6.QtWidgets import (
 )
 
 from editor.document import TrackDocument
+from editor.drive_checks import (
+    DEFAULT_BOTS,
+    DEFAULT_RACES,
+    DEFAULT_SEED,
+    broken_track_warning,
+    race_breaking,
+)
 from editor.replay import Replay, record
+from trackformat.lint import validate
 from trackformat.rules import RulesetError, load_ruleset, preset_names
 from trackformat.sim import Board
 from trackformat.sim.testdrive import (
@@ -44,7 +56,6 @@ from trackformat.sim.testdrive import (
 )
 
 HEAT_KINDS = ("none", "overshoots", "eliminations", "stops")
-
 
 class Cancelled(Exception):
     """Raised from the progress callback to stop a batch."""
@@ -96,7 +107,9 @@ class TestDrivePanel(QWidget):
         self._job: DriveJob | None = None
         self._spec: DriveSpec | None = None
 
-        self.bots = QLineEdit("cautious", self)
+        self.confirm: Callable[[str], bool] = self._ask
+        """Asked before racing on a broken track, with the warning; True races anyway."""
+        self.bots = QLineEdit(DEFAULT_BOTS, self)
         self.bots.setToolTip(
             f"Bot of each car, cycled over the cars: {', '.join(sorted(driver_factories()))}"
         )
@@ -105,10 +118,10 @@ class TestDrivePanel(QWidget):
         self.cars.setValue(6)
         self.races = QSpinBox(self)
         self.races.setRange(1, 100_000)
-        self.races.setValue(50)
+        self.races.setValue(DEFAULT_RACES)
         self.seed = QSpinBox(self)
         self.seed.setRange(0, 2_000_000_000)
-        self.seed.setValue(1)
+        self.seed.setValue(DEFAULT_SEED)
         self.ruleset = QComboBox(self)
         self.ruleset.setEditable(True)
         self.ruleset.addItems(preset_names())
@@ -160,6 +173,8 @@ class TestDrivePanel(QWidget):
         self.forward.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
         self.turn_label = QLabel("", self)
         self.events = QListWidget(self)
+        self.events.setWordWrap(True)  # long lines wrap rather than run off the panel's edge
+        self.events.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         replay_row = QHBoxLayout()
         replay_widgets: tuple[QWidget, ...] = (
             QLabel("Race"),
@@ -171,16 +186,25 @@ class TestDrivePanel(QWidget):
             self.turn_label,
         )
         for part in replay_widgets:
-            replay_row.addWidget(part)
+            replay_row.addWidget(part, 1 if part is self.slider else 0)
+        for button in (self.back, self.forward):
+            button.setMaximumWidth(button.fontMetrics().horizontalAdvance("<") + 28)
 
         # Three columns: settings, the report, the replay, so the board keeps its height.
         self.status = QLabel("", self)
         self.status.setWordWrap(True)
-        settings = QVBoxLayout()
+        settings_widget = QWidget(self)
+        settings = QVBoxLayout(settings_widget)
+        settings.setContentsMargins(0, 0, 0, 0)
         settings.addLayout(form)
         settings.addLayout(buttons)
         settings.addWidget(self.status)
         settings.addStretch(1)
+        # Scrolled rather than tall: the panel's height is the board's to give, not the form's.
+        settings_scroll = QScrollArea(self)
+        settings_scroll.setWidget(settings_widget)
+        settings_scroll.setWidgetResizable(True)
+        settings_scroll.setFrameShape(QFrame.Shape.NoFrame)
         middle = QVBoxLayout()
         middle.addWidget(self.view, 1)
         heat_row = QHBoxLayout()
@@ -191,7 +215,7 @@ class TestDrivePanel(QWidget):
         replay.addLayout(replay_row)
         replay.addWidget(self.events, 1)
         layout = QHBoxLayout(self)
-        layout.addLayout(settings, 2)
+        layout.addWidget(settings_scroll, 2)
         layout.addLayout(middle, 4)
         layout.addLayout(replay, 3)
         self._set_replay_enabled(False)
@@ -210,6 +234,12 @@ class TestDrivePanel(QWidget):
         """Start a batch with the panel's settings; False (and a message) when they are wrong."""
         if self._thread is not None:
             return False
+        errors = race_breaking(validate(self.document.track))
+        if errors:
+            warning = broken_track_warning(errors)
+            if not self.confirm(warning):
+                self.status.setText(warning.replace(", or race anyway?", "."))
+                return False
         try:
             spec = self._make_spec()
         except (DriveError, RulesetError, ValueError) as err:
@@ -230,6 +260,16 @@ class TestDrivePanel(QWidget):
         self.status.setText("racing...")
         self._thread.start()
         return True
+
+    def _ask(self, warning: str) -> bool:
+        answer = QMessageBox.warning(
+            self,
+            "Test drive on a broken track",
+            warning,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Yes
 
     def cancel(self) -> None:
         if self._job is not None:
@@ -288,8 +328,16 @@ class TestDrivePanel(QWidget):
         spec = self._spec
         board = Board.of(self.document.track)
         rules = load_ruleset(self.ruleset.currentText().strip() or "formula-d")
+        names = {c.id: c.name for c in self.document.track.corners}
         self.replay = record(
-            board, rules, spec.bots, spec.seed, self.race_number.value(), spec.laps, spec.max_turns
+            board,
+            rules,
+            spec.bots,
+            spec.seed,
+            self.race_number.value(),
+            spec.laps,
+            spec.max_turns,
+            corner_names=names,
         )
         self.slider.setRange(0, len(self.replay.frames) - 1)
         self.slider.setValue(0)

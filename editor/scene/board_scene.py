@@ -284,7 +284,7 @@ class BoardScene(QGraphicsScene):
             item.heat = (
                 None if value <= 0 or Layer.HEATMAP in self.hidden else heat_colour(value / top)
             )
-            item.update()
+            item.restyle()  # the fill is the item's brush: a repaint alone shows the old one
 
     def show_cars(self, cars: Sequence[tuple[int, str, str]]) -> None:
         """Cars as (number, space id, status) on their spaces; empty hides them."""

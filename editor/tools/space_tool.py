@@ -8,6 +8,7 @@ import math
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem
+from shapely.geometry import Point, Polygon
 
 from editor import edits
 from editor.scene import style
@@ -45,9 +46,10 @@ class SpaceTool(Tool):
     name = "Space"
     shortcut = "D"
     hint = (
-        "Click the corners of a new space, Enter or double-click to finish; drag a corner of a "
-        "selected space to reshape it; Insert splits it in its lane, Shift+Delete removes it "
-        "from its lane"
+        "Click inside a space to select it (Ctrl/Shift-click to add); click the corners of a new "
+        "space on empty board or on the edges of others, Enter or double-click to finish; drag a "
+        "corner of a selected space to reshape it; Insert splits it in its lane, Shift+Delete "
+        "removes it from its lane"
     )
     cursor = Qt.CursorShape.CrossCursor
 
@@ -67,6 +69,10 @@ class SpaceTool(Tool):
         if grab is not None and not self.points:
             self._vertex = grab
             self._drag_key = f"vertex-{next(_drags)}"
+            return True
+        picked = self._space_inside(pos) if not self.points else None
+        if picked is not None:
+            self._pick(picked, event)
             return True
         self.points.append(pos)
         self._draw_preview(pos)
@@ -149,10 +155,34 @@ class SpaceTool(Tool):
 
     # Helpers ---------------------------------------------------------------------------------
 
-    def _vertex_at(self, pos: QPointF) -> tuple[str, int] | None:
+    def _reach(self) -> float:
+        """:data:`GRAB_PIXELS` in board units at the view's zoom."""
         views = self.scene.views()
         scale = float(views[0].transform().m11()) if views else 1.0
-        reach = GRAB_PIXELS / max(scale, 1e-6)
+        return GRAB_PIXELS / max(scale, 1e-6)
+
+    def _space_inside(self, pos: QPointF) -> str | None:
+        """The space whose inside (not its edge, where a neighbour's corner is drawn) is under
+        ``pos``: a click there selects it rather than starting a new outline."""
+        space_id = self.scene.space_at(pos)
+        if space_id is None:
+            return None
+        shape = Polygon(self.scene.space_items[space_id].space.polygon)
+        # Zoomed out, the edge band would cover small spaces: keep their middle clickable.
+        edge = min(self._reach(), 0.2 * abs(shape.area) ** 0.5)
+        return space_id if shape.exterior.distance(Point(pos.x(), pos.y())) > edge else None
+
+    def _pick(self, space_id: str, event: QMouseEvent) -> None:
+        adding = event.modifiers() & (
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+        )
+        if adding:
+            self.document.set_selection(self.document.selection ^ {space_id})
+        else:
+            self.document.set_selection({space_id})
+
+    def _vertex_at(self, pos: QPointF) -> tuple[str, int] | None:
+        reach = self._reach()
         for space_id in self.document.selection:
             item = self.scene.space_items.get(space_id)
             if item is None:

@@ -101,3 +101,35 @@ def test_report_html_escapes_names() -> None:
         "corners": [],
     }
     assert "&lt;b&gt;" in drive_panel.report_html(report)
+
+
+def test_a_broken_track_is_warned_about_before_racing(window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from tests.factories import drop_links, edit, ring
+    from trackformat.io import save_track
+
+    path = tmp_path / "cut.json"
+    save_track(edit(ring(), lambda d: drop_links(d, {("1-5", "1-6"), ("1-5", "2-6")})), path)
+    window.open_path(path)
+    panel = _panel(window)
+    _small_batch(panel)
+    asked: list[str] = []
+    panel.confirm = lambda text: asked.append(text) or False
+    assert not panel.start()
+    assert not panel.running()
+    [warning] = asked
+    assert "REACH003" in warning and "would mean nothing" in warning
+    assert "REACH003" in panel.status.text()
+    panel.confirm = lambda text: True
+    assert panel.start(), "the designer may race anyway"
+    panel.cancel()
+
+
+def test_the_editor_and_the_command_line_drive_with_the_same_defaults(window) -> None:  # type: ignore[no-untyped-def]
+    from trackformat.cli import build_parser
+
+    args = build_parser().parse_args(["testdrive", "track.json"])
+    panel = _panel(window)
+    assert panel.bots.text() == args.bot == "strong"
+    assert panel.races.value() == args.races
+    assert panel.seed.value() == args.seed
+    assert panel.cars.value() == args.cars

@@ -33,7 +33,7 @@ from trackformat.sim.testdrive import (
 )
 
 EXIT_OK, EXIT_UNUSABLE = 0, 2
-DEFAULT_BOT = "cautious"
+DEFAULT_BOT = "strong"
 """The bot of every car unless told otherwise: it plays sensibly and finishes its races, so the
 report shows the track, not a bot's blunders."""
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from trackformat.analysis import measure_corner, shortest_lap
 from trackformat.collector import collection_deferred
@@ -56,6 +58,43 @@ def run_rules(
     return kept, ignored
 
 
+def _masked(diagnostic: Diagnostic) -> str:
+    """The message with the diagnostic's own element ids blanked: two diagnostics of one rule
+    whose messages then read the same have one cause at different places."""
+    ids = sorted(set(diagnostic.location.elements), key=len, reverse=True)
+    if not ids:
+        return diagnostic.message
+    pattern = "|".join(re.escape(i) for i in ids)
+    return re.sub(rf"(?<![\w-])(?:{pattern})(?![\w-])", "\x00", diagnostic.message)
+
+
+def group_repeats(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
+    """One diagnostic per cause: repeats of one rule's message about single other elements
+    (every space drawn but not linked yet, say) become one problem whose culprits are all of
+    theirs. The first keeps its place, message and board point; the message names the others."""
+    groups: dict[tuple[str, Severity, str], list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        key = (diagnostic.code, diagnostic.severity, _masked(diagnostic))
+        groups.setdefault(key, []).append(diagnostic)
+    merged: list[Diagnostic] = []
+    for repeats in groups.values():
+        first = repeats[0]
+        # Only repeats about one space each: a diagnostic about a pair (a link) is its own.
+        if len(repeats) == 1 or any(len(d.location.elements) != 1 for d in repeats):
+            merged.extend(repeats)
+            continue
+        elements = list(dict.fromkeys(e for d in repeats for e in d.location.elements))
+        others = [d.location.elements[0] for d in repeats[1:]]
+        if len(others) > 5:
+            shown = f"{', '.join(others[:5])} and {len(others) - 5} more"
+        else:
+            shown = " and ".join([", ".join(others[:-1]), others[-1]] if others[:-1] else others)
+        message = f"{first.message} (the same for {shown})"
+        location = replace(first.location, elements=tuple(elements))
+        merged.append(replace(first, message=message, location=location))
+    return merged
+
+
 def _order(diagnostic: Diagnostic) -> tuple[int, str, tuple[str, ...], str]:
     return (
         diagnostic.severity.rank,
@@ -83,7 +122,8 @@ def _validate(track: Track, graphs: TrackGraphs | None, codes: Iterable[str] | N
               source: str) -> Report:
     graphs = graphs or build_graphs(track)
     selected = [RULES[c] for c in codes] if codes is not None else list(RULES.values())
-    diagnostics, ignored = run_rules(track, graphs, selected)
+    found, ignored = run_rules(track, graphs, selected)
+    diagnostics = group_repeats(sorted(found, key=_order))
     facts: dict[str, object] = {}
     # Measured for the rules anyway (and remembered): handed on for the editor's corner labels.
     corner_paths = {

@@ -173,7 +173,8 @@ def grid_size(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         return
     if count == 0:
         yield Finding(
-            "the track has no grid: list the start slots, pole first, so that a race can start",
+            "the track has no grid, so no race can start: use the Grid tool to click the start "
+            "slots, pole first (in a file, /grid lists them)",
             pointer="/grid",
             severity=Severity.ERROR,
         )

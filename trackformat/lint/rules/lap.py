@@ -288,8 +288,8 @@ def finish_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     line = track.finish_line
     if line is None:
         yield Finding(
-            "the track has no finish line; add /finish_line with the first space past the "
-            "line in each lane, left to right"
+            "the track has no finish line; in the editor, use the Finish line tool on the first "
+            "space past the line (in a file, /finish_line lists it for each lane, left to right)"
         )
         return
     lanes_of: dict[str, list[str]] = {lane.id: [] for lane in track.lanes}

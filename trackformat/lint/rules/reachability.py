@@ -70,7 +70,10 @@ def unreachable_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     Starting from the grid slots (or, on a track with no grid yet, from the finish line), the
     validator follows every link; a track space it never arrives at is printed on the board but
     can never be driven on. Usually a link leading onto it is missing or drawn the wrong way.
+    While the lap is not closed yet, REACH004 says so instead.
     """
+    if lap_open(graphs):
+        return
     sources = [s for s in track.grid if s in graphs.spaces]
     origin = "the grid"
     if not sources:
@@ -101,9 +104,9 @@ def cannot_finish(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
 
     A car on such a space could never complete its lap, so the race could not end for it.
     Every route from it ends in a dead end or in a loop with no way back to the circuit; add
-    the links that lead on from it.
+    the links that lead on from it. While the lap is not closed yet, REACH004 says so instead.
     """
-    if not graphs.finish:
+    if not graphs.finish or lap_open(graphs):
         return
     can_finish = reachable(graphs.predecessors("moves"), graphs.finish)
     stuck = [s for s in graphs.successors("circuit") if s not in can_finish]
@@ -125,6 +128,33 @@ def _main_component(graphs: TrackGraphs, components: list[set[str]]) -> int | No
         range(len(components)),
         key=lambda i: (len(components[i] & finish), len(components[i])),
     )
+
+
+def lap_open(graphs: TrackGraphs) -> bool:
+    """Whether the circuit has no closed loop yet (a track being laid stretch by stretch): no
+    track space can be driven round back to itself. REACH004 then says so once, and the rules
+    whose findings would only repeat it in other words (unreachable spaces, no way to finish,
+    no lap) stay silent until it is closed."""
+
+    def compute() -> bool:
+        circuit = graphs.circuit
+        if not circuit.number_of_nodes():
+            return False
+        return not any(
+            len(part) > 1 or circuit.has_edge(next(iter(part)), next(iter(part)))
+            for part in nx.strongly_connected_components(circuit)
+        )
+
+    return graphs.remember("lap_open", compute)
+
+
+def _open_ends(graphs: TrackGraphs) -> tuple[list[str], list[str]]:
+    """The track spaces where the unfinished circuit starts (no track link in) and stops (none
+    out), in file order."""
+    circuit = graphs.circuit
+    starts = [s for s in circuit if not circuit.in_degree(s)]
+    stops = [s for s in circuit if not circuit.out_degree(s)]
+    return in_file_order(graphs, starts), in_file_order(graphs, stops)
 
 
 @rule(
@@ -151,10 +181,14 @@ def trap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     blocks = list(members)
     main_index = _main_component(graphs, [members[b] for b in blocks])
     main = blocks[main_index] if main_index is not None else None
+    # While the lap is still open its loose ends are dead ends: REACH004 says so once.
+    open_ends = set(_open_ends(graphs)[1]) if lap_open(graphs) else set()
     for block in blocks:
         if block == main or condensed.out_degree(block) or not condensed.in_degree(block):
             continue
         ids = in_file_order(graphs, members[block])
+        if len(ids) == 1 and ids[0] in open_ends:
+            continue
         if len(ids) == 1:
             noun = kind_noun(graphs.spaces[ids[0]].kind)
             message = (
@@ -180,11 +214,15 @@ def loop_broken(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     """The circuit is not one closed loop.
 
     Following the track links (pit lane aside), a car on any track space must be able to reach
-    every other one, lap after lap. When it cannot, the circuit falls into parts; each part other
-    than the main loop (the one holding the finish line) is reported with whether it is cut off
-    from the main loop, leads nowhere back to it, or cannot be reached from it.
+    every other one, lap after lap. A track still being laid, with no closed loop yet, is told
+    so once, with the ends of its lanes. Otherwise the circuit falls into parts; each stretch
+    outside the main loop (the one holding the finish line) is reported once, with whether it
+    is cut off from the main loop, leads nowhere back to it, or cannot be reached from it.
     """
     if strongly_connected(graphs, "circuit"):
+        return
+    if lap_open(graphs):
+        yield _unfinished(graphs)
         return
     components = [set(c) for c in nx.strongly_connected_components(graphs.circuit)]
     if len(components) < 2:
@@ -196,20 +234,38 @@ def loop_broken(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     ahead = reachable(graphs.successors("circuit"), [anchor])
     behind = reachable(graphs.predecessors("circuit"), [anchor])
     parts = f"the circuit falls into {len(components)} parts"
+    # A stretch hanging off the loop is a chain of one-space parts: one problem, not one a space.
+    kinds: dict[str, list[str]] = {"ahead": [], "behind": [], "apart": []}
     for index, component in enumerate(components):
         if index == main_index:
             continue
-        ids = in_file_order(graphs, component)
-        sample = ids[0]
-        verb = "is" if len(ids) == 1 else "are"
-        if sample in ahead:
-            how = f"{verb} reached from the main loop but no track link leads back to it"
-        elif sample in behind:
-            lead = "leads" if len(ids) == 1 else "lead"
-            how = f"{lead} onto the main loop but cannot be reached from it"
-        else:
-            how = f"{verb} cut off from the main loop: no track link joins them"
-        yield _at(graphs, ids, f"{_spaces_phrase(ids)} {how} ({parts})")
+        sample = next(iter(component))
+        kind = "ahead" if sample in ahead else "behind" if sample in behind else "apart"
+        kinds[kind].extend(component)
+    for kind, loose in kinds.items():
+        for ids in _groups(graphs, loose):
+            verb = "is" if len(ids) == 1 else "are"
+            if kind == "ahead":
+                how = f"{verb} reached from the main loop but no track link leads back to it"
+            elif kind == "behind":
+                lead = "leads" if len(ids) == 1 else "lead"
+                how = f"{lead} onto the main loop but cannot be reached from it"
+            else:
+                how = f"{verb} cut off from the main loop: no track link joins them"
+            yield _at(graphs, ids, f"{_spaces_phrase(ids)} {how} ({parts})")
+
+
+def _unfinished(graphs: TrackGraphs) -> Finding:
+    """The one problem of a track whose lanes do not come round yet."""
+    starts, stops = _open_ends(graphs)
+    ends = stops + [s for s in starts if s not in stops]
+    return _at(
+        graphs,
+        ends,
+        f"the lap is not closed yet: the lanes stop at {id_list(stops)} and start at "
+        f"{id_list(starts)}; lay the next stretch with the Lanes tool from where they stop "
+        f"(it joins the open ends) until it comes round to the start",
+    )
 
 
 def _pit_chain(track: Track, graphs: TrackGraphs) -> list[tuple[int, str]]:
@@ -241,7 +297,8 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         return
     if not pit_lane.spaces:
         yield Finding(
-            "the pit lane lists no spaces; list its spaces in /pit_lane/spaces, entry first",
+            "the pit lane lists no spaces; click them in driving order with the Pit lane tool "
+            "(in a file, /pit_lane/spaces, entry first)",
             pointer="/pit_lane/spaces",
         )
         return
@@ -254,11 +311,13 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     ahead, behind = graphs.successors("moves"), graphs.predecessors("moves")
 
     if not pit_lane.entry:
-        yield _at(graphs, [first], f"the pit lane has no entry; add a link from a track space "
-                                   f"to {first} in /pit_lane/entry")
+        yield _at(graphs, [first], f"the pit lane has no entry; with the Pit lane tool, "
+                                   f"Shift-click the track space a car enters it from, before "
+                                   f"{first} (in a file, /pit_lane/entry)")
     if not pit_lane.exit:
-        yield _at(graphs, [last], f"the pit lane has no exit; add a link from {last} to a track "
-                                  f"space in /pit_lane/exit")
+        yield _at(graphs, [last], f"the pit lane has no exit; with the Pit lane tool, "
+                                  f"Ctrl-click the track space a car leaves {last} onto (in a "
+                                  f"file, /pit_lane/exit)")
     for index, link in enumerate(pit_lane.entry):
         if link.to in position and link.to != first:  # onto the track: PIT002's
             yield Finding(
