@@ -37,12 +37,11 @@ def node_spaces(
     """Outlines: each node's Voronoi cell, cut to the road (the moves widened by half a lane)."""
     ids = [i for i in layout.nodes if i in layout.moves]
     points = [layout.position(i) for i in ids]
-    nearest = []
-    for i, p in enumerate(points):
-        others = [math.dist(p, q) for j, q in enumerate(points) if j != i]
-        if others:
-            nearest.append(min(others))
-    spacing = sorted(nearest)[len(nearest) // 2] if nearest else 20.0
+    # The usual distance between neighbouring nodes: the median length of a move.
+    lengths = sorted(
+        math.dist(layout.position(a), layout.position(b)) for a, b in layout.moves.edges
+    )
+    spacing = lengths[len(lengths) // 2] if lengths else 20.0
     segments = [LineString([layout.position(a), layout.position(b)]) for a, b in layout.moves.edges]
     segments += [Point(p) for p in points]
     road = shapely.union_all([g.buffer(0.6 * spacing) for g in segments])
