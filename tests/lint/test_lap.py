@@ -156,6 +156,12 @@ def test_crossing_the_line_from_halfway_round_is_reported() -> None:
     )
 
 
+def test_a_move_onto_the_last_space_of_the_lane_beside_is_not_a_way_round_the_line() -> None:
+    # On a staggered board the last space of a lane also moves onto the last space of the lane
+    # beside it, itself right behind the line: the line is still crossed only from behind it.
+    assert diagnostics(with_links(("1-39", "2-39")), "LAP005") == []
+
+
 def test_a_finish_line_space_no_link_enters_is_reported() -> None:
     track = edit(RING, lambda doc: drop_links(doc, {("1-39", "1-0"), ("2-39", "1-0")}))
     [found] = diagnostics(track, "LAP005")

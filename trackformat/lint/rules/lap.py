@@ -356,6 +356,10 @@ def line_crossing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     spaces just behind it, whose every move crosses the line. A link onto the line from a space
     that can also drive on elsewhere lets a car cut the lap short; a line space that no link
     enters can never be crossed in its lane.
+
+    On a board whose lanes are staggered, the last space of a lane may also move diagonally onto
+    the last space of the lane beside it, half a space further on and itself right behind the
+    line: such a move does not count as driving on elsewhere.
     """
     finish = set(graphs.finish)
     if not finish:
@@ -366,9 +370,11 @@ def line_crossing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     entered: set[str] = set()
     for u, v in graphs.crossing_links:
         entered.add(v)
+        ahead = graphs.successors("circuit")
         elsewhere = sorted(
-            w for w in graphs.successors("circuit")[u]
+            w for w in ahead[u]
             if w not in finish and graphs.lane_of(w) in covered
+            and not any(x in finish for x in ahead[w])
         )
         if elsewhere:
             yield Finding(
