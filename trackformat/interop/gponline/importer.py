@@ -140,7 +140,8 @@ def import_dat(
     spaces = node_spaces(layout, lanes, lane_of, chain, set(boxes))
     by_id = {space.id: space for space in spaces}
     ordered = [str(n) for lane in lanes for n in lane] + [str(n) for n in chain + boxes]
-    ordered += [space.id for space in spaces if space.id not in set(ordered)]
+    listed = set(ordered)
+    ordered += [space.id for space in spaces if space.id not in listed]
     spaces = [by_id[i] for i in ordered]
     links, entry, exit_ = [], [], []
     for a, b in moves.edges:

@@ -196,20 +196,23 @@ def find_lanes(
             )
             continue
         lane = [start]
+        members = {start}
         node = start
         while node in next_of and next_of[node] != start and next_of[node] not in placed:
             node = next_of[node]
-            if node in lane:
+            if node in members:
                 break
             lane.append(node)
+            members.add(node)
         closed = next_of.get(node) == start
         if not closed:
             # A partial lane: the part before the finish line ends the lap.
             head = []
             node = start
-            while node in before and before[node] not in lane and before[node] not in placed:
+            while node in before and before[node] not in members and before[node] not in placed:
                 node = before[node]
                 head.append(node)
+                members.add(node)
             lane += reversed(head)
             partial.append(len(lanes))
         for member in lane:
