@@ -1,4 +1,5 @@
-"""What the toolkit writes, GP Online can load: exports read by a copy of the game's reading loop."""
+"""What the toolkit writes, GP Online can load: exports read by a copy of the game's reading
+loop."""
 
 from __future__ import annotations
 

@@ -1,9 +1,13 @@
 """GP Online ``.dat`` -> track: lanes, corners, finish line, grid, pit lane and space outlines.
 
 A ``.dat`` file stores nodes and moves but no lanes, no corner limits and no outlines, so they are
-worked out here: lanes by walking straight ahead from each finish node, corners as runs of curve
-nodes, outlines as the Voronoi cells of the nodes cut to the road. Whatever had to be inferred or
-was dropped is returned as a warning, never decided silently.
+worked out here, whatever order the ids come in (real files number them across the lanes row by
+row): lanes as the straight-on moves that best follow the track (:mod:`lanes`), corners as runs
+of curve nodes side by side (:mod:`corners`), outlines as the nodes' Voronoi cells cut to the road
+(:mod:`outlines`). What a track cannot hold exactly is imported the closest faithful way: a
+blocked node stays a space of its lane with no moves, garages in line stay pit-lane spaces, a move
+across a lane is kept and named in the track's ignore list. Each such decision is returned as a
+warning, never taken silently.
 """
 
 from __future__ import annotations
