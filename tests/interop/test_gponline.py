@@ -297,3 +297,18 @@ def test_samples_round_trip_through_export(sample: Path) -> None:
     assert [node[0] for node in nodes if node[3] == "4"] == [
         s.id for s in track.spaces if build_graphs(track).moves.degree(s.id) == 0
     ]
+
+
+def test_a_node_standing_on_another_is_moved_aside_with_a_warning() -> None:
+    text = FOUR.read_text().replace("\n5 352 312 1\n", "\n5 352 290 1\n")
+    assert "\n4 352 290 1\n" in text
+    result = import_dat(parse_dat(text, "x.dat"), "x.dat")
+    assert "node 5 (line 7) stands on node 4; moved 1 pixel(s) to the right" in result.warnings[0]
+    centres = [tuple(s.centre) for s in result.track.spaces]
+    assert len(set(centres)) == len(centres)
+
+
+def test_a_node_off_the_board_picture_cannot_make_a_track() -> None:
+    text = FOUR.read_text().replace("\n5 352 312 1\n", "\n5 -40 312 1\n")
+    with pytest.raises(GPOnlineImportError, match=r"x.dat: line 7: node 5 lies at \(-40, 312\)"):
+        import_dat(parse_dat(text, "x.dat"), "x.dat")

@@ -79,6 +79,36 @@ def _clean_edges(dat: DatFile, warnings: list[str]) -> nx.DiGraph:
     return graph
 
 
+LARGEST_COORDINATE = 99_000
+"""Board pixels a node may lie at, at most: a track's board is at most 100,000 pixels wide."""
+
+
+def _apart(dat: DatFile, source: str, warnings: list[str]) -> dict[int, DatNode]:
+    """The nodes by id, each at a place of its own: a node standing exactly on another one is
+    moved one pixel to the right (outlines are cells around distinct points), with a warning.
+    A node off the picture (negative or huge pixels) cannot make a track."""
+    taken: dict[tuple[int, int], int] = {}
+    nodes: dict[int, DatNode] = {}
+    for n in dat.nodes:
+        if not (0 <= n.x <= LARGEST_COORDINATE and 0 <= n.y <= LARGEST_COORDINATE):
+            raise GPOnlineImportError(
+                f"{source}: line {n.line}: node {n.id} lies at ({n.x}, {n.y}), off the board "
+                f"picture: board pixels run from 0 to {LARGEST_COORDINATE:,}"
+            )
+        x = n.x
+        while (x, n.y) in taken:
+            x += 1
+        if x != n.x:
+            warnings.append(
+                f"node {n.id} (line {n.line}) stands on node {taken[(n.x, n.y)]}; moved "
+                f"{x - n.x} pixel(s) to the right so that each space has an outline of its own"
+            )
+            n = DatNode(n.id, x, n.y, n.type, n.finish, n.line)
+        taken[(x, n.y)] = n.id
+        nodes[n.id] = n
+    return nodes
+
+
 def _track_moves(
     moves: nx.DiGraph, nodes: set[int]
 ) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
@@ -97,7 +127,7 @@ def import_dat(
 ) -> ImportResult:
     """Turn the records of a ``.dat`` file into a track (see the module docstring)."""
     warnings: list[str] = []
-    nodes = {n.id: n for n in dat.nodes}
+    nodes = _apart(dat, source, warnings)
     moves = _clean_edges(dat, warnings)
     layout = _Layout(nodes, moves, warnings)
     for n in dat.nodes:
