@@ -312,3 +312,18 @@ def test_a_node_off_the_board_picture_cannot_make_a_track() -> None:
     text = FOUR.read_text().replace("\n5 352 312 1\n", "\n5 -40 312 1\n")
     with pytest.raises(GPOnlineImportError, match=r"x.dat: line 7: node 5 lies at \(-40, 312\)"):
         import_dat(parse_dat(text, "x.dat"), "x.dat")
+
+
+def test_a_corner_right_after_another_of_the_same_stops_is_its_own_corner() -> None:
+    # The top straight of the four-lane sample made a one-stop corner too, right after the first
+    # one: its positions start again from 0, so it is a corner of its own.
+    nodes, edges, attributes, grid = FOUR.read_text().split("\n\n")
+    lines = nodes.splitlines()
+    for k, line in enumerate(lines[1:], start=1):
+        number, x, y, _kind = line.split()[:4]
+        if 44 <= int(number) <= 85:
+            lines[k] = f"{number} {x} {y} 3"
+            attributes += f"\n{number} {(int(number) - 44) // 3}.0"
+    text = "\n\n".join(["\n".join(lines), edges, attributes, grid])
+    track = import_dat(parse_dat(text, "x.dat"), "x.dat").track
+    assert [(c.stops, len(c.spaces)) for c in track.corners] == [(1, 18), (1, 42), (2, 18)]

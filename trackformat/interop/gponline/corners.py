@@ -4,6 +4,11 @@ A ``.dat`` file marks each curve node with its stop count (its type) but says no
 one corner ends and the next begins. A corner is a run of curve nodes of one type: two of them
 belong together when a move joins them, or when one is the nearest node of another lane to the
 other (they stand side by side, even in a corner whose lanes have no lane changes).
+
+Each curve node's attribute is its position in its corner, counted from 0 at the corner's start,
+in half steps across the lanes. It never goes back along a move inside a corner (on twelve real
+boards), so a move onto a smaller position starts another corner of the same type right after
+the first, and nodes side by side have positions close together.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from trackformat.interop.gponline.lanes import Buckets, Position
 
 SIDE_REACH = 2.0
 """How far, in usual distances between nodes, a node of another lane may stand to be beside."""
+SIDE_POSITIONS = 2.0
+"""How far apart the positions in their corner of two curve nodes side by side may be."""
 
 
 def corner_runs(
@@ -24,9 +31,11 @@ def corner_runs(
     lane_of: Mapping[int, int],
     position: Mapping[int, Position],
     spacing: float,
+    place: Mapping[int, float],
 ) -> list[list[int]]:
     """The corners' nodes, each corner's sorted, as groups of curve nodes (see the module
-    docstring); ``lane_of`` gives the lane of every track node."""
+    docstring); ``lane_of`` gives the lane of every track node, ``place`` the position in its
+    corner of each curve node that has one."""
     parent = {node: node for node in curve_type}
 
     def root(node: int) -> int:
@@ -41,7 +50,8 @@ def corner_runs(
 
     for a in curve_type:
         for b in successors.get(a, ()):
-            join(a, b)
+            if place.get(b, math.inf) >= place.get(a, -math.inf):
+                join(a, b)
     buckets = Buckets(position, [n for n in position if n in lane_of])
     reach = SIDE_REACH * spacing
     for a in curve_type:
@@ -52,7 +62,8 @@ def corner_runs(
         ]
         if beside:
             distance, nearest = min(beside)
-            if distance <= reach:
+            apart = abs(place.get(a, 0.0) - place.get(nearest, 0.0))
+            if distance <= reach and apart <= SIDE_POSITIONS:
                 join(a, nearest)
     runs: dict[int, list[int]] = {}
     for node in sorted(curve_type):

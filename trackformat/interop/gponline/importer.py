@@ -193,7 +193,7 @@ def import_dat(
     }
     runs = corner_runs(
         curve_type, _track_moves(moves, racing)[0], lane_of,
-        {n: layout.position(n) for n in racing}, _spacing(layout),
+        {n: layout.position(n) for n in racing}, _spacing(layout), dat.attributes,
     )
     runs = _with_blocked(runs, lanes, blocked)
     corners = [
