@@ -149,7 +149,7 @@ def export_track(track: Track, *, image: str | None = None, info_corner: int = 0
     attributes = {
         numbering[s]: value
         for s, value in _corner_positions(track, graphs).items()
-        if s in numbering
+        if s in numbering and s not in blocked  # a blocked node is no curve, whatever it lies in
     }
     if track.pit_lane and track.pit_lane.spaces and not boxes:
         warnings.append(
