@@ -112,7 +112,7 @@ An error means the track cannot be raced under the rules; what is merely unusual
 is a warning or a note. Every rule was run on twelve real GP Online tracks, fan-made boards on
 which thousands of races have been played (Algarve, Austin, Baku, Curitiba, Indianapolis, a
 two-lane minikart, Montreal, Sebring, Shanghai, Silverstone, Valencia, Zandvoort, imported with
-`python -m trackformat import gponline`), and each diagnostic was weighed. Four rules changed:
+`python -m trackformat import gponline`), and each diagnostic was weighed. These rules changed:
 
 - **LAP005** `line-crossing`: on all twelve, the lanes are staggered, and the last space of a
   lane also moves diagonally onto the last space of the lane beside it, half a space further on
@@ -131,6 +131,9 @@ two-lane minikart, Montreal, Sebring, Shanghai, Silverstone, Valencia, Zandvoort
   only, a partial lane whose links do not run all round the lap. That it misses the corners is a
   warning, to check that it does not run beside one; a full lane missing a corner is still an
   error.
+- **LAP004** `finish-line`: a partial lane may also lie away from the line (a stretch of track
+  one lane wider, which GP Online files can hold as well); with no space on the line it gets a
+  note and is left out of the line's order, where a full lane with no space on it is an error.
 
 Kept as they were: **LAP002** `lane-jump` stays an error. Algarve's file has two moves across a
 whole lane, which the rules forbid; the importer keeps them, as GP Online plays them, names them

@@ -327,3 +327,25 @@ def test_a_corner_right_after_another_of_the_same_stops_is_its_own_corner() -> N
     text = "\n\n".join(["\n".join(lines), edges, attributes, grid])
     track = import_dat(parse_dat(text, "x.dat"), "x.dat").track
     assert [(c.stops, len(c.spaces)) for c in track.corners] == [(1, 18), (1, 42), (2, 18)]
+
+
+def test_a_partial_lane_away_from_the_finish_line_is_a_lane_of_its_own() -> None:
+    # A fourth lane along the back straight only: its straight-on chain reaches no finish node.
+    sample = DATA / "partial-lane.dat"
+    result = import_file(sample)
+    lanes = _lanes(sample)
+    assert [len(lane) for lane in lanes] == [40, 40, 40, 9]
+    assert lanes[3] == [str(n) for n in range(48, 81, 4)]
+    assert result.track.finish_line is not None
+    assert result.track.finish_line.spaces == ["0", "1", "2"]
+    assert any("nodes 48 to 80 (9 nodes) run straight on without reaching the finish line: they "
+               "are lane 4, a partial lane with no finish node" in w for w in result.warnings)
+    report = validate(result.track)
+    assert report.errors == 0, report.to_text()
+    text = format_dat(export_track(result.track).dat)
+    assert _lanes_of_text(text) == lanes
+
+
+def _lanes_of_text(text: str) -> list[list[str]]:
+    graphs = build_graphs(import_dat(parse_dat(text, "x.dat"), "x.dat").track)
+    return [graphs.lanes[lane] for lane in graphs.lane_order]

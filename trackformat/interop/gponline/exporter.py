@@ -86,12 +86,16 @@ def export_track(track: Track, *, image: str | None = None, info_corner: int = 0
     """The ``.dat`` records of ``track``; raises :class:`GPOnlineExportError` for what GP Online
     cannot hold."""
     warnings: list[str] = []
-    if not 2 <= len(track.lanes) <= 4:
-        raise GPOnlineExportError(
-            f"GP Online tracks have 2 to 4 lanes; this one has {len(track.lanes)}"
-        )
-    if track.finish_line is None or len(track.finish_line.spaces) != len(track.lanes):
+    # GP Online counts the lanes by their finish nodes; a partial lane that does not reach the
+    # line (no finish space) is just more nodes and moves to it.
+    if track.finish_line is None or not track.finish_line.spaces:
         raise GPOnlineExportError("GP Online needs one finish-line space per lane")
+    crossing = len(track.finish_line.spaces)
+    if not 2 <= crossing <= 4 or crossing > len(track.lanes):
+        raise GPOnlineExportError(
+            f"GP Online tracks have 2 to 4 lanes at the finish line, one finish-line space per "
+            f"lane; this one has {len(track.lanes)} lanes and {crossing} finish-line spaces"
+        )
     graphs = build_graphs(track)
     numbering = _numbering(track, graphs)
     stops_of: dict[str, int] = {}

@@ -157,6 +157,8 @@ def import_dat(
     lane_of = {node: k for k, lane in enumerate(lanes) for node in lane}
     for k, lane in enumerate(lanes):
         stops = [n for n in lane if n in blocked]
+        if found.finish[k] is None:
+            continue  # find_lanes said so
         if k in found.partial or stops:
             why = f"it passes blocked node(s) {stops}" if stops else "its straight-on moves end"
             warnings.append(
@@ -217,7 +219,7 @@ def import_dat(
         spaces=spaces,
         links=links,
         corners=corners,
-        finish_line=FinishLine(spaces=[str(f) for f in found.finish]),
+        finish_line=FinishLine(spaces=[str(f) for f in found.finish if f is not None]),
         grid=[],
         pit_lane=PitLane(
             spaces=[str(p) for p in chain],

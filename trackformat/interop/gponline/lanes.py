@@ -39,8 +39,9 @@ class FoundLanes:
     """Lanes from the driver's left to right, each in driving order from its finish node."""
 
     lanes: list[list[int]]
-    finish: list[int]
-    """The finish node of each lane (``lanes[k][0]``), in the same order."""
+    finish: list[int | None]
+    """The finish node of each lane (``lanes[k][0]``), in the same order; None for a partial
+    lane that does not reach the finish line."""
     partial: list[int] = field(default_factory=list)
     """Indices of the lanes that do not close on themselves."""
     warnings: list[str] = field(default_factory=list)
@@ -228,8 +229,64 @@ def find_lanes(
         partial=sorted(order.index(k) for k in partial),
         warnings=warnings,
     )
+    for chain in _other_chains(position, next_of, before, set(placed) | alone):
+        _insert_beside(position, heading, ordered, chain)
     _place_the_rest(position, ordered, alone)
     return ordered
+
+
+def _other_chains(
+    position: Mapping[int, Position],
+    next_of: Mapping[int, int],
+    before: Mapping[int, int],
+    placed: set[int],
+) -> list[list[int]]:
+    """Straight-on chains of two nodes or more that no finish node's lane holds: partial lanes
+    that do not reach the finish line (a stretch of track one lane wider)."""
+    chains = []
+    for node in position:
+        if node in placed:
+            continue
+        start, seen = node, {node}
+        while start in before and before[start] not in placed and before[start] not in seen:
+            start = before[start]
+            seen.add(start)
+        chain, current = [start], start
+        placed.add(start)
+        while current in next_of and next_of[current] not in placed:
+            current = next_of[current]
+            chain.append(current)
+            placed.add(current)
+        if len(chain) > 1:
+            chains.append(chain)
+        else:
+            placed.discard(start)  # a single node joins the nearest lane (_place_the_rest)
+    return chains
+
+
+def _insert_beside(
+    position: Mapping[int, Position],
+    heading: Mapping[int, Position],
+    found: FoundLanes,
+    chain: list[int],
+) -> None:
+    """Add ``chain`` as a partial lane with no finish node, among the lanes at its side of the
+    driving direction: after every lane whose nearest node lies to the left of its middle."""
+    middle = position[chain[len(chain) // 2]]
+    direction = heading[chain[len(chain) // 2]]
+
+    def nearest(lane: list[int]) -> Position:
+        return min((position[n] for n in lane), key=lambda point: math.dist(point, middle))
+
+    place = sum(1 for lane in found.lanes if _lateral(middle, direction, nearest(lane)) < 0)
+    found.lanes.insert(place, chain)
+    found.finish.insert(place, None)
+    found.partial = [k + (k >= place) for k in found.partial] + [place]
+    found.partial.sort()
+    found.warnings.append(
+        f"nodes {chain[0]} to {chain[-1]} ({len(chain)} nodes) run straight on without reaching "
+        f"the finish line: they are lane {place + 1}, a partial lane with no finish node"
+    )
 
 
 def _left_to_right(

@@ -45,6 +45,26 @@ def _around(layout: NodeLayout, ids: list[int], half_width: float) -> np.ndarray
     return shapely.buffer(hulls, half_width, quad_segs=4)  # type: ignore[no-any-return]
 
 
+def _heading(layout: NodeLayout, node: int, ahead: int | None, behind: int | None) -> float:
+    """The driving direction at ``node``: towards the next space of its lane when a move leads
+    there; at the end of a partial lane, on from the space behind it in the lane; for a space
+    with no moves (a blocked one), along its lane all the same; else towards any space it moves
+    to."""
+    moves = layout.moves
+    here = layout.position(node)
+    origin, target = here, None
+    if ahead is not None and (moves.has_edge(node, ahead) or moves.degree(node) == 0):
+        target = layout.position(ahead)
+    elif behind is not None and moves.has_edge(behind, node):
+        origin, target = layout.position(behind), here
+    else:
+        following = next(iter(moves.successors(node)), None)
+        target = layout.position(following) if following is not None else None
+    if target is None:
+        return 0.0
+    return math.degrees(math.atan2(target[1] - origin[1], target[0] - origin[0]))
+
+
 def node_spaces(
     layout: NodeLayout,
     lanes: list[list[int]],
@@ -71,6 +91,7 @@ def node_spaces(
     )
     simple = shapely.simplify(shapes, 0.5)
     next_in_lane = {lane[k]: lane[(k + 1) % len(lane)] for lane in lanes for k in range(len(lane))}
+    behind_in_lane = {lane[k]: lane[k - 1] for lane in lanes for k in range(len(lane))}
     next_in_pit = {chain[k]: chain[k + 1] for k in range(len(chain) - 1)}
     spaces = []
     for node, point, shape in zip(ids, points, simple.tolist(), strict=True):
@@ -83,14 +104,12 @@ def node_spaces(
                 (round(x, 2), round(y, 2))
                 for x, y in list(shape.convex_hull.simplify(2.0).exterior.coords)[:-1]
             ]
-        ahead = next_in_lane.get(node) or next_in_pit.get(node)
-        if ahead is None:
-            ahead = next(iter(layout.moves.successors(node)), None)
-        if ahead is not None:
-            ax, ay = layout.position(ahead)
-            heading = math.degrees(math.atan2(ay - point[1], ax - point[0]))
-        else:
-            heading = 0.0
+        heading = _heading(
+            layout,
+            node,
+            next_in_lane.get(node) or next_in_pit.get(node),
+            behind_in_lane.get(node),
+        )
         kind = (
             SpaceKind.BOX
             if node in garages

@@ -176,7 +176,7 @@ def lane_misses_corner(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     corner: for such a lane this is a warning, to check that the lane does not run beside the
     corner.
     """
-    partial = {lane for lane in graphs.lane_order if _is_partial(graphs, lane)}
+    partial = {lane for lane in graphs.lane_order if lane_is_partial(graphs, lane)}
     for position, corner in placed_corners(track, graphs):
         inside = track_spaces_of(graphs, corner)
         if not inside:
@@ -212,8 +212,9 @@ def lane_misses_corner(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             )
 
 
-def _is_partial(graphs: TrackGraphs, lane: str) -> bool:
-    """Whether a lane's spaces are not linked one to the next all round the lap."""
+def lane_is_partial(graphs: TrackGraphs, lane: str) -> bool:
+    """Whether a lane's spaces are not linked one to the next all round the lap: a partial lane,
+    which starts and ends beside another lane (used by lane-misses-corner and finish-line)."""
     order = graphs.lanes.get(lane) or []
     ahead = graphs.successors("circuit")
     return len(order) > 1 and any(
