@@ -17,7 +17,9 @@ is found as a minimum-cost assignment of each node to its straight successor:
   lane is *partial*, it starts and ends beside another lane.
 
 Each lane is then read from its finish node, and the lanes are put in order from the driver's left
-by their side of the driving direction at the finish line.
+by their side of the driving direction at the finish line. A straight-on chain that reaches no
+finish node is a partial lane away from the line, put among the others by its side of the driving
+direction; a node alone joins the lane of its nearest node.
 """
 
 from __future__ import annotations
