@@ -120,9 +120,9 @@ two-lane minikart, Montreal, Sebring, Shanghai, Silverstone, Valencia, Zandvoort
   link onto the line from further back is still an error.
 - **PATH003** `pit-shortcut`: all twelve pit lanes run straight beside a track that bends and
   are one or two moves shorter than it between entry and exit; the minikart's pit exit comes
-  after its first corner. A car that enters the pits stops at its box, so neither decides a
-  race: a pit lane up to two moves short, and a bypassed corner, are now warnings. A bigger
-  shortcut is still an error.
+  after its first corner. A car takes the pit lane to stop at its pit, which costs it most of a
+  move (the rules' quick or slow stop), so the track can still be raced: a pit lane up to two
+  moves short, and a bypassed corner, are now warnings. A bigger shortcut is still an error.
 - **REACH001**, **REACH002**, **REACH004**: Valencia and Indianapolis have a blocked space,
   printed on the board but never raced on (no link in or out). It was reported four times, three
   of them as errors (unreachable, cannot finish, cut off from the loop); it is now reported once,

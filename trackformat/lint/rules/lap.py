@@ -382,9 +382,9 @@ def line_crossing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     # A lane the line does not cut is LAP004's; a move into it is not a way round the line.
     covered = {graphs.lane_of(s) for s in finish}
     entered: set[str] = set()
+    ahead = graphs.successors("circuit")
     for u, v in graphs.crossing_links:
         entered.add(v)
-        ahead = graphs.successors("circuit")
         elsewhere = sorted(
             w for w in ahead[u]
             if w not in finish and graphs.lane_of(w) in covered

@@ -113,9 +113,9 @@ def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
 
     Real boards are not that strict: their pit lanes run straight beside a track that bends, and
     are often one or two moves shorter (every one of twelve real GP Online tracks), and some leave
-    the first corner out. A car in the pits stops at its box, so this cannot decide a race: a
-    pit lane up to two moves short, and a bypassed corner, are warnings; a bigger shortcut is an
-    error.
+    the first corner out. A car takes the pit lane to stop at its pit, which costs it most of a
+    move (the rules' quick or slow stop), so the track can still be raced: a pit lane up to two
+    moves short, and a bypassed corner, are warnings; a bigger shortcut is an error.
     """
     pit_lane = track.pit_lane
     if pit_lane is None:
