@@ -349,3 +349,13 @@ def test_a_partial_lane_away_from_the_finish_line_is_a_lane_of_its_own() -> None
 def _lanes_of_text(text: str) -> list[list[str]]:
     graphs = build_graphs(import_dat(parse_dat(text, "x.dat"), "x.dat").track)
     return [graphs.lanes[lane] for lane in graphs.lane_order]
+
+
+def test_a_blocked_node_inside_a_corner_stays_inside_it() -> None:
+    text = FOUR.read_text().replace("\n36 604 171 3\n", "\n36 604 171 4\n")
+    result = import_dat(parse_dat(text, "x.dat"), "x.dat")
+    [corner] = [c for c in result.track.corners if "33" in c.spaces]
+    assert "36" in corner.spaces and "39" in corner.spaces
+    assert build_graphs(result.track).moves.degree("36") == 0
+    report = validate(result.track)
+    assert report.errors == 0, report.to_text()

@@ -257,10 +257,13 @@ def _with_blocked(runs: list[list[int]], lanes: list[list[int]], blocked: set[in
     limits: it joins the corner, which stays one unbroken run in that lane."""
     run_of = {node: k for k, run in enumerate(runs) for node in run}
     for lane in lanes:
+        racing = [k for k, node in enumerate(lane) if node not in blocked]
         for k, node in enumerate(lane):
-            if node not in blocked:
+            if node not in blocked or not racing:
                 continue
-            before, after = lane[k - 1], lane[(k + 1) % len(lane)]
+            # The nearest raced spaces behind and ahead of it in the lane.
+            before = lane[max((r for r in racing if r < k), default=racing[-1])]
+            after = lane[min((r for r in racing if r > k), default=racing[0])]
             if before in run_of and run_of.get(after) == run_of[before]:
                 runs[run_of[before]] = sorted([*runs[run_of[before]], node])
     return runs
