@@ -116,6 +116,43 @@ edit: `python benchmarks/validate_speed.py` prints the times. On a slow two-core
 generated 5,000-space ring about 270 ms, growing a little faster than the size.
 """
 
+JUDGED_ON_REAL_TRACKS = """\
+## Judged on real tracks
+
+An error means the track cannot be raced under the rules; what is merely unusual on real boards
+is a warning or a note. Every rule was run on twelve real GP Online tracks, fan-made boards on
+which thousands of races have been played (Algarve, Austin, Baku, Curitiba, Indianapolis, a
+two-lane minikart, Montreal, Sebring, Shanghai, Silverstone, Valencia, Zandvoort, imported with
+`python -m trackformat import gponline`), and each diagnostic was weighed. These rules changed:
+
+- **LAP005** `line-crossing`: on all twelve, the lanes are staggered, and the last space of a
+  lane also moves diagonally onto the last space of the lane beside it, half a space further on
+  and itself right behind the line. Such a move no longer counts as "driving on elsewhere"; a
+  link onto the line from further back is still an error.
+- **PATH003** `pit-shortcut`: all twelve pit lanes run straight beside a track that bends and
+  are one or two moves shorter than it between entry and exit; the minikart's pit exit comes
+  after its first corner. A car takes the pit lane to stop at its pit, which costs it most of a
+  move (the rules' quick or slow stop), so the track can still be raced: a pit lane up to two
+  moves short, and a bypassed corner, are now warnings. A bigger shortcut is still an error.
+- **REACH001**, **REACH002**, **REACH004**: Valencia and Indianapolis have a blocked space,
+  printed on the board but never raced on (no link in or out). It was reported four times, three
+  of them as errors (unreachable, cannot finish, cut off from the loop); it is now reported once,
+  by **REACH006** `isolated-space`, a warning.
+- **CORNER003** `lane-misses-corner`: Indianapolis has a fourth lane along its main straight
+  only, a partial lane whose links do not run all round the lap. That it misses the corners is a
+  warning, to check that it does not run beside one; a full lane missing a corner is still an
+  error.
+- **LAP004** `finish-line`: a partial lane may also lie away from the line (a stretch of track
+  one lane wider, which GP Online files can hold as well); with no space on the line it gets a
+  note and is left out of the line's order, where a full lane with no space on it is an error.
+
+Kept as they were: **LAP002** `lane-jump` stays an error. Algarve's file has two moves across a
+whole lane, which the rules forbid; the importer keeps them, as GP Online plays them, names them
+in the track's `ignore` list and says so in a warning. **GEOM003** `linked-apart` and **GEOM005**
+`heading-link` warn on some imported spaces, whose outlines the importer draws from points; the
+note of **PATH004** gives each track's shortest lap. No other rule reports anything on the twelve.
+"""
+
 
 # -- models --------------------------------------------------------------------------------------
 
@@ -310,6 +347,7 @@ def validation_doc() -> str:
                     lines += [markdown(paragraph), ""]
             if rule.example:
                 lines += [f"Example: {markdown(rule.example)}", ""]
+    lines += [JUDGED_ON_REAL_TRACKS.rstrip(), ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -20,7 +20,7 @@ def test_import_writes_a_valid_track_and_warns_what_it_inferred(
     assert main(["import", "gponline", str(OVAL), "-o", str(out), "--name", "Oval"]) == 0
     captured = capsys.readouterr()
     assert "0 errors" in captured.out
-    assert "warning: 1 blocked node(s) dropped" in captured.err
+    assert "warning: blocked node 999 has no moves and lies on no lane; dropped" in captured.err
     track = load_track(out)
     assert track.metadata.name == "Oval" and len(track.lanes) == 2
     # The board picture is named relative to the new track file.
@@ -49,7 +49,7 @@ def test_export_then_import_again(tmp_path: Path, capsys: pytest.CaptureFixture[
         )
         == 0
     )
-    assert dat.read_text().startswith("ring.png 2\n\n")
+    assert dat.read_text().startswith("ring.png 2\n1 ")
     assert main(["import", "gponline", str(dat), "-o", str(tmp_path / "again.json")]) == 0
     assert len(load_track(tmp_path / "again.json").spaces) == len(ring().spaces)
 
@@ -58,9 +58,9 @@ def test_broken_inputs_exit_2_with_a_located_message(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     broken = tmp_path / "broken.dat"
-    broken.write_text("board.png 0\n\n1 0 0 1 F\n2 x 0 1\n\n1 2\n")
+    broken.write_text("board.png 0\n1 0 0 1 F\n2 x 0 1\n\n1 2\n")
     assert main(["import", "gponline", str(broken), "-o", str(tmp_path / "x.json")]) == 2
-    assert f"{broken}: line 4: x should be an integer" in capsys.readouterr().err
+    assert f"{broken}: line 3: x should be an integer" in capsys.readouterr().err
     five = tmp_path / "five.json"
     save_track(ring(lanes=5, per_lane=30), five)
     assert main(["export", "gponline", str(five), "-o", str(tmp_path / "x.dat")]) == 2

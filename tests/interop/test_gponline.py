@@ -1,4 +1,10 @@
-"""GP Online .dat files: reading every section, importing a track, exporting it back."""
+"""GP Online .dat files: reading every section, importing a track, exporting it back.
+
+The samples in tests/data/gponline are written in the layout of real files (the header line, the
+node lines right after it, CRLF), with ids running across the lanes row by row as on real boards;
+``small-oval-old-layout.dat`` keeps the older layout this toolkit once wrote (an empty line after
+the header), which is still read.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +31,8 @@ from trackformat.model import Track
 
 DATA = Path(__file__).parent.parent / "data" / "gponline"
 OVAL = DATA / "small-oval.dat"
+FOUR = DATA / "four-lanes.dat"
+TWO = DATA / "two-lanes.dat"
 
 
 def test_every_section_and_node_type_is_read() -> None:
@@ -38,8 +46,17 @@ def test_every_section_and_node_type_is_read() -> None:
     assert dat.grid == [(109, 90.0), (111, 90.0), (210, 90.0)]
 
 
-def test_crlf_files_read_the_same() -> None:
-    assert read_dat_file(DATA / "small-oval-crlf.dat") == read_dat_file(OVAL)
+def test_samples_are_in_the_layout_of_real_files() -> None:
+    for sample in (OVAL, FOUR, TWO):
+        lines = sample.read_bytes().split(b"\r\n")
+        assert lines[1].split()[0].isdigit(), "the nodes follow the header line directly"
+        assert b"\n" not in b"".join(lines), "CRLF line endings"
+
+
+def test_the_older_layout_with_an_empty_line_after_the_header_is_still_read() -> None:
+    old = DATA / "small-oval-old-layout.dat"
+    assert old.read_text().startswith("My Test Board v2.png 3 0.25 4\n\n100 ")
+    assert read_dat_file(old) == read_dat_file(OVAL)
 
 
 def test_import_finds_lanes_corners_grid_and_pit_lane() -> None:
@@ -70,7 +87,7 @@ def test_import_finds_lanes_corners_grid_and_pit_lane() -> None:
 def test_import_says_what_it_inferred_or_dropped() -> None:
     warnings = "\n".join(import_file(OVAL).warnings)
     assert "blocked node" in warnings
-    assert "node 101 (line 4) has type 0" in warnings
+    assert "node 101 (line 3) has type 0" in warnings
     assert "board size set to" in warnings
     assert "printed long/short" in warnings
 
@@ -122,7 +139,9 @@ def test_export_of_an_import_gives_the_same_file() -> None:
     first = format_dat(export_track(track).dat)
     second = format_dat(export_track(import_dat(parse_dat(first, "a.dat"), "a.dat").track).dat)
     assert first == second
-    assert first.startswith("My Test Board v2.png 0\n\n")
+    # The game's layout: the nodes right after the header (node 100, a legacy finish type 5,
+    # is written the newer way, a straight with the F flag).
+    assert first.startswith("My Test Board v2.png 0\n100 493 352 1 F\n101 ")
 
 
 def test_export_writes_what_gp_online_needs() -> None:
@@ -156,18 +175,22 @@ def test_export_refuses_five_lanes() -> None:
 
 BROKEN = [
     ("", None, "empty"),
-    ("board.png 0\n\n1 0 0 1 F\n", None, "found 2 section"),
-    ("board 0\n\n1 0 0 1 F\n\n1 1\n", 1, "image's file name"),
-    ("board.png 7\n\n1 0 0 1 F\n\n1 1\n", 1, "info-box corner should be 0 to 4"),
-    ("board.png 0 0.5\n\n1 0 0 1\n\n1 2\n", 1, "rain probability"),
+    ("board.png 0\n1 0 0 1 F\n", None, "found no edge lines"),
+    ("board.png 0\n", None, "found no node lines"),
+    ("board 0\n1 0 0 1 F\n\n1 1\n", 1, "image's file name"),
+    ("board.png 7\n1 0 0 1 F\n\n1 1\n", 1, "info-box corner should be 0 to 4"),
+    ("board.png 0 0.5\n1 0 0 1\n\n1 2\n", 1, "rain probability"),
+    ("board.png 0\n1 0 0 1\n2 0 x 1\n\n1 2\n", 3, "y should be an integer"),
+    ("board.png 0\n1 0 0 9\n\n1 1\n", 2, "node type 9"),
+    ("board.png 0\n1 0 0 1\n1 5 5 1\n\n1 1\n", 3, "already defined on line 2"),
+    ("board.png 0\n1 0 0 1 G\n\n1 1\n", 2, "id x y type [F]"),
+    ("board.png 0\n1 0 0 1\n\n1 2\n", 4, "node 2, which is not defined"),
+    ("board.png 0\n1 0 0 1\n\n1 1 1\n", 4, "'from to'"),
+    ("board.png 0\n1 0 0 1\n\n1 1\n\n1 nan\n", 6, "attribute value should be a number"),
+    ("board.png 0\n1 0 0 1\n\n1 1\n\n1 0\n\n8 90\n", 8, "grid slot names node 8"),
+    ("board.png 0\n1 0 0 1\n\n1 1\n\n\n\n8 90\n\n2 3\n", 8, "more than four sections"),
+    # The older layout, an empty line after the header, keeps its own line numbers.
     ("board.png 0\n\n1 0 0 1\n2 0 x 1\n\n1 2\n", 4, "y should be an integer"),
-    ("board.png 0\n\n1 0 0 9\n\n1 1\n", 3, "node type 9"),
-    ("board.png 0\n\n1 0 0 1\n1 5 5 1\n\n1 1\n", 4, "already defined on line 3"),
-    ("board.png 0\n\n1 0 0 1 G\n\n1 1\n", 3, "id x y type [F]"),
-    ("board.png 0\n\n1 0 0 1\n\n1 2\n", 5, "node 2, which is not defined"),
-    ("board.png 0\n\n1 0 0 1\n\n1 1 1\n", 5, "'from to'"),
-    ("board.png 0\n\n1 0 0 1\n\n1 1\n\n1 nan\n", 7, "attribute value should be a number"),
-    ("board.png 0\n\n1 0 0 1\n\n1 1\n\n1 0\n\n8 90\n", 9, "grid slot names node 8"),
 ]
 
 
@@ -188,7 +211,7 @@ def test_a_binary_file_is_refused(tmp_path: Path) -> None:
 
 
 def test_too_few_finish_nodes_cannot_make_lanes() -> None:
-    text = "b.png 0\n\n1 0 0 1 F\n2 10 0 1\n\n1 2\n2 1\n"
+    text = "b.png 0\n1 0 0 1 F\n2 10 0 1\n\n1 2\n2 1\n"
     with pytest.raises(GPOnlineImportError, match="found 1 finish-line node"):
         import_dat(parse_dat(text, "one-lane.dat"), "one-lane.dat")
 
@@ -200,3 +223,139 @@ def test_reverse_edges_and_loops_are_dropped_with_a_warning() -> None:
     assert any("loop onto the same node" in w for w in result.warnings)
     assert result.track.links[0].to != result.track.links[0].from_
     assert all(d.severity != Severity.ERROR for d in validate(result.track).diagnostics)
+
+
+def _lanes(path: Path) -> list[list[str]]:
+    graphs = build_graphs(import_file(path).track)
+    return [graphs.lanes[lane] for lane in graphs.lane_order]
+
+
+def test_lanes_are_found_whatever_the_id_order() -> None:
+    # Ids run across the four lanes row by row, except in the second corner, numbered lane by
+    # lane (ids 111-128): the lanes come from the moves and the places, not from the ids.
+    lanes = _lanes(FOUR)
+    assert [len(lane) for lane in lanes] == [40, 40, 40, 9]
+    assert lanes[0][:6] == ["0", "4", "8", "12", "16", "20"]
+    assert lanes[0][26:34] == ["83", "111", "112", "113", "114", "115", "116", "86"]
+    assert lanes[2][26:34] == ["85", "123", "124", "125", "126", "127", "128", "88"]
+    assert [lane[0] for lane in lanes] == ["0", "1", "2", "3"]  # the driver's left first
+
+
+def test_a_partial_lane_ends_in_a_blocked_node_that_is_never_raced_on() -> None:
+    result = import_file(FOUR)
+    graphs = build_graphs(result.track)
+    # GP Online closes the partial fourth lane by a move from its blocked end back to its start.
+    assert graphs.lanes["4"] == ["3", "7", "11", "15", "19", "98", "102", "106", "110"]
+    assert graphs.moves.degree("19") == 0
+    assert graphs.spaces["19"].lane == "4"
+    warnings = "\n".join(result.warnings)
+    assert "lane 4 (9 nodes) is a partial lane: it passes blocked node(s) [19]" in warnings
+    assert "blocked node 19 is kept as a space of lane 4 with no moves in or out" in warnings
+    report = validate(result.track)
+    assert report.errors == 0, report.to_text()
+    assert {d.code for d in report.diagnostics if d.severity == Severity.WARNING} >= {
+        "REACH006",
+        "CORNER003",
+    }
+
+
+def test_a_pit_lane_that_bypasses_the_finish_line_keeps_its_garages_in_line() -> None:
+    result = import_file(FOUR)
+    pit = result.track.pit_lane
+    assert pit is not None
+    assert pit.spaces == ["129", "130", "131", "132", "133", "134", "135"]
+    assert [(link.from_, link.to) for link in pit.entry] == [("95", "129"), ("96", "129")]
+    assert [(link.from_, link.to) for link in pit.exit] == [("135", "16"), ("135", "17")]
+    assert not set(pit.spaces) & set(result.track.finish_line.spaces)  # type: ignore[union-attr]
+    assert any("3 garage(s) stand in line in the pit lane (nodes 131 to 133)" in w
+               for w in result.warnings)
+
+
+def test_two_staggered_lanes_with_a_blocked_space_in_one() -> None:
+    result = import_file(TWO)
+    lanes = _lanes(TWO)
+    assert [len(lane) for lane in lanes] == [36, 36]
+    # Across the lanes row by row: one lane holds the even ids, the other the odd ones, except
+    # in the last corner, numbered lane by lane.
+    assert all(int(s) % 2 == 0 for s in lanes[0][:24])
+    assert all(int(s) % 2 == 1 for s in lanes[1][:24])
+    assert lanes[0][18:22] == ["36", "38", "40", "42"]
+    assert build_graphs(result.track).moves.degree("38") == 0
+    # One corner with lane changes, one without: each is one corner across both lanes.
+    assert [(c.stops, len(c.spaces)) for c in result.track.corners] == [(3, 12), (1, 12)]
+    assert validate(result.track).errors == 0
+
+
+@pytest.mark.parametrize("sample", [FOUR, TWO])
+def test_samples_round_trip_through_export(sample: Path) -> None:
+    track = import_file(sample).track
+    text = format_dat(export_track(track).dat)
+    again = import_dat(parse_dat(text, sample.name), sample.name).track
+    assert _facts(again) == _facts(track)
+    # The blocked space goes back as a blocked node on its lane's moves.
+    nodes = [line.split() for line in text.split("\n\n")[0].splitlines()[1:]]
+    assert [node[0] for node in nodes if node[3] == "4"] == [
+        s.id for s in track.spaces if build_graphs(track).moves.degree(s.id) == 0
+    ]
+
+
+def test_a_node_standing_on_another_is_moved_aside_with_a_warning() -> None:
+    text = FOUR.read_text().replace("\n5 352 312 1\n", "\n5 352 290 1\n")
+    assert "\n4 352 290 1\n" in text
+    result = import_dat(parse_dat(text, "x.dat"), "x.dat")
+    assert "node 5 (line 7) stands on node 4; moved 1 pixel(s) to the right" in result.warnings[0]
+    centres = [tuple(s.centre) for s in result.track.spaces]
+    assert len(set(centres)) == len(centres)
+
+
+def test_a_node_off_the_board_picture_cannot_make_a_track() -> None:
+    text = FOUR.read_text().replace("\n5 352 312 1\n", "\n5 -40 312 1\n")
+    with pytest.raises(GPOnlineImportError, match=r"x.dat: line 7: node 5 lies at \(-40, 312\)"):
+        import_dat(parse_dat(text, "x.dat"), "x.dat")
+
+
+def test_a_corner_right_after_another_of_the_same_stops_is_its_own_corner() -> None:
+    # The top straight of the four-lane sample made a one-stop corner too, right after the first
+    # one: its positions start again from 0, so it is a corner of its own.
+    nodes, edges, attributes, grid = FOUR.read_text().split("\n\n")
+    lines = nodes.splitlines()
+    for k, line in enumerate(lines[1:], start=1):
+        number, x, y, _kind = line.split()[:4]
+        if 44 <= int(number) <= 85:
+            lines[k] = f"{number} {x} {y} 3"
+            attributes += f"\n{number} {(int(number) - 44) // 3}.0"
+    text = "\n\n".join(["\n".join(lines), edges, attributes, grid])
+    track = import_dat(parse_dat(text, "x.dat"), "x.dat").track
+    assert [(c.stops, len(c.spaces)) for c in track.corners] == [(1, 18), (1, 42), (2, 18)]
+
+
+def test_a_partial_lane_away_from_the_finish_line_is_a_lane_of_its_own() -> None:
+    # A fourth lane along the back straight only: its straight-on chain reaches no finish node.
+    sample = DATA / "partial-lane.dat"
+    result = import_file(sample)
+    lanes = _lanes(sample)
+    assert [len(lane) for lane in lanes] == [40, 40, 40, 9]
+    assert lanes[3] == [str(n) for n in range(48, 81, 4)]
+    assert result.track.finish_line is not None
+    assert result.track.finish_line.spaces == ["0", "1", "2"]
+    assert any("nodes 48 to 80 (9 nodes) run straight on without reaching the finish line: they "
+               "are lane 4, a partial lane with no finish node" in w for w in result.warnings)
+    report = validate(result.track)
+    assert report.errors == 0, report.to_text()
+    text = format_dat(export_track(result.track).dat)
+    assert _lanes_of_text(text) == lanes
+
+
+def _lanes_of_text(text: str) -> list[list[str]]:
+    graphs = build_graphs(import_dat(parse_dat(text, "x.dat"), "x.dat").track)
+    return [graphs.lanes[lane] for lane in graphs.lane_order]
+
+
+def test_a_blocked_node_inside_a_corner_stays_inside_it() -> None:
+    text = FOUR.read_text().replace("\n36 604 171 3\n", "\n36 604 171 4\n")
+    result = import_dat(parse_dat(text, "x.dat"), "x.dat")
+    [corner] = [c for c in result.track.corners if "33" in c.spaces]
+    assert "36" in corner.spaces and "39" in corner.spaces
+    assert build_graphs(result.track).moves.degree("36") == 0
+    report = validate(result.track)
+    assert report.errors == 0, report.to_text()

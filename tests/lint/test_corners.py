@@ -77,9 +77,24 @@ def test_a_lane_with_no_space_in_the_corner_is_reported() -> None:
         spaces[:] = [s for s in spaces if not s.startswith("3-")]
 
     [found] = diagnostics(edit(RING, drop_lane_3), "CORNER003")
+    assert found.severity == Severity.ERROR
     assert found.location.elements == ("north",)
     assert found.location.pointer == "/corners/0/spaces"
     assert "lane 3" in found.message
+
+
+def test_a_partial_lane_missing_a_corner_is_a_warning() -> None:
+    # Lane 3 stops beside lane 2 after 3-30 and starts again at 3-31, as partial lanes of real
+    # boards do: that it misses a corner is worth a look, not an error.
+    def partial_lane_3(document: dict[str, Any]) -> None:
+        drop_links(document, {("3-30", "3-31")})
+        spaces = corner(document, "north")["spaces"]
+        spaces[:] = [s for s in spaces if not s.startswith("3-")]
+
+    [found] = diagnostics(edit(RING, partial_lane_3), "CORNER003")
+    assert found.severity == Severity.WARNING
+    assert found.location.elements == ("north",)
+    assert "has no space in the partial lane 3" in found.message
 
 
 def test_a_space_in_two_corners_is_an_error() -> None:

@@ -169,3 +169,18 @@ def test_a_finish_line_space_no_link_enters_is_reported() -> None:
     assert found.location.elements == ("1-0",)
     assert found.location.pointer == "/finish_line/spaces/0"
     assert "no link enters the finish-line space 1-0 from behind the line" in found.message
+
+
+def test_a_partial_lane_that_does_not_reach_the_line_is_only_a_note() -> None:
+    # Lane 3 runs only from 3-5 to 3-30, as a stretch one lane wider on a real board.
+    def partial_lane_3(doc: dict[str, Any]) -> None:
+        gone = {f"3-{k}" for k in [*range(0, 5), *range(31, 40)]}
+        doc["spaces"] = [s for s in doc["spaces"] if s["id"] not in gone]
+        doc["links"] = [
+            link for link in doc["links"] if link["from"] not in gone and link["to"] not in gone
+        ]
+        doc["finish_line"]["spaces"] = ["1-0", "2-0"]
+
+    [found] = diagnostics(edit(RING, partial_lane_3), "LAP004")
+    assert found.severity == Severity.INFO
+    assert found.message.startswith("the partial lane 3 has no space on the finish line")

@@ -199,3 +199,17 @@ def test_a_space_with_no_link_at_all_is_a_warning() -> None:
         "box box-3 has no link in or out, so no car can ever use it; link it to its "
         "neighbours or delete it"
     )
+
+
+def test_a_space_with_no_link_at_all_is_reported_once() -> None:
+    # Like a blocked space of a real board: out of play, not unreachable or cut off as well.
+    def blocked(doc: dict[str, Any]) -> None:
+        drop_links(doc, {(a, b) for a, b in _pairs(doc) if "3-20" in (a, b)})
+
+    track = edit(RING, blocked)
+    codes = [d.code for d in validate(track, codes=CODES).diagnostics]
+    assert codes == ["REACH006"]
+
+
+def _pairs(doc: dict[str, Any]) -> set[tuple[str, str]]:
+    return {(link["from"], link["to"]) for link in doc["links"]}

@@ -87,6 +87,7 @@ def test_a_corner_missing_a_lane_is_bypassed_in_that_lane() -> None:
 
 def test_a_pit_lane_shorter_than_the_track_is_a_shortcut() -> None:
     [found] = diagnostics(pit_ends("3-35", "3-6"), "PATH003")
+    assert found.severity == Severity.ERROR
     assert found.location.elements == ("3-35", *(f"pit-{i}" for i in range(7)), "3-6")
     assert found.location.pointer == "/pit_lane"
     assert found.message == (
@@ -96,8 +97,16 @@ def test_a_pit_lane_shorter_than_the_track_is_a_shortcut() -> None:
     assert diagnostics(RING, "PATH003") == []
 
 
+def test_a_pit_lane_a_move_or_two_short_is_a_warning() -> None:
+    # As on real boards, whose pit lanes run straight beside a track that bends.
+    [found] = diagnostics(pit_ends("3-35", "3-4"), "PATH003")
+    assert found.severity == Severity.WARNING
+    assert found.message.startswith("through the pit lane, 3-35 to 3-4 takes 8 moves but 9 on")
+
+
 def test_a_pit_lane_beside_a_corner_bypasses_it() -> None:
     [found] = diagnostics(pit_ends("3-6", "3-13"), "PATH003")
+    assert found.severity == Severity.WARNING
     assert found.location.elements[0] == "north"
     assert found.location.elements[1] == "3-6" and found.location.elements[-1] == "3-13"
     assert found.message.startswith(

@@ -3,12 +3,15 @@
 This module knows the file's syntax only; what the records mean for a Formula D track (lanes,
 corners, the pit lane) is worked out in :mod:`importer` and :mod:`exporter`.
 
-The format, as the game's own editor writes and reads it: sections separated by single blank
-lines, in this order:
+The format, as the game's own editor writes and reads it (LF or CRLF line endings):
 
-1. header: ``<image file> <info-box corner 0-4> [<rain probability> <min weather period>]``; the
-   image name may hold spaces and ends at its first ``.`` followed by the extension;
-2. nodes, ``id x y type [F]``: integer board pixels; ``F`` marks a finish-line node;
+1. header, one line: ``<image file> <info-box corner 0-4> [<rain probability> <min weather
+   period>]``; the image name may hold spaces and ends at its first ``.`` and the extension;
+2. nodes, ``id x y type [F]``, right after the header line: integer board pixels; ``F`` marks a
+   finish-line node;
+
+then, each after a single empty line:
+
 3. edges, ``from to``: one-space moves;
 4. attributes, ``id value``: a curve node's relative position in its corner, or a garage mark;
 5. grid (optional), ``id angle``: a start slot and the car's heading in degrees.
@@ -46,8 +49,8 @@ class DatNode:
     y: int
     type: NodeType
     finish: bool = False
-    line: int = 0
-    """Line of the file it came from (0 when built in memory), for messages."""
+    line: int = field(default=0, compare=False)
+    """Line of the file it came from (0 when built in memory), for messages only."""
 
 
 @dataclass
@@ -90,30 +93,48 @@ def _number(text: str, kind: type[int] | type[float], what: str, source: str, li
     return value
 
 
-def parse_dat(text: str, source: str = "<dat>") -> DatFile:
-    """Read the text of a ``.dat`` file; raises :class:`DatError` naming the line at fault."""
+def _sections(text: str) -> list[list[tuple[int, str]]]:
+    """The lines with their numbers, split at each empty line as the game reads them: two empty
+    lines in a row leave an empty section between them (an export with no attributes but a grid
+    has one). Empty lines before the header and at the end of the file are ignored."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     sections: list[list[tuple[int, str]]] = [[]]
     for number, raw in enumerate(lines, start=1):
         if raw.strip():
             sections[-1].append((number, raw.strip()))
-        elif sections[-1]:
+        elif sections[0]:
             sections.append([])
-    sections = [s for s in sections if s]
+    while sections and not sections[-1]:
+        sections.pop()
+    return sections
+
+
+def parse_dat(text: str, source: str = "<dat>") -> DatFile:
+    """Read the text of a ``.dat`` file; raises :class:`DatError` naming the line at fault.
+
+    The game's layout has the node lines right after the header line; the older layout this
+    toolkit once wrote, with an empty line after the header, is read too.
+    """
+    sections = _sections(text)
     if not sections:
         raise DatError(source, None, "the file is empty")
-    if len(sections) < 3:
+    if len(sections[0]) > 1:
+        # The game's layout: the node lines follow the header line directly. Otherwise the
+        # older layout, with an empty line between them, which splits them already.
+        sections = [sections[0][:1], sections[0][1:], *sections[1:]]
+    if len(sections) < 3 or not sections[1] or not sections[2]:
         raise DatError(
             source,
             None,
-            f"found {len(sections)} section(s); a track needs at least a header, nodes and edges "
-            "separated by blank lines",
+            "a track needs a header line, the node lines right after it, then an empty line and "
+            "the edge lines; found "
+            + ("no node lines" if len(sections) < 2 or not sections[1] else "no edge lines"),
         )
     if len(sections) > 5:
         raise DatError(
             source,
             sections[5][0][0],
-            "more than five sections (header, nodes, edges, attributes, grid)",
+            "more than four sections after the header (nodes, edges, attributes, grid)",
         )
 
     dat = _parse_header(sections[0], source)
@@ -181,10 +202,6 @@ def parse_dat(text: str, source: str = "<dat>") -> DatFile:
 
 def _parse_header(section: list[tuple[int, str]], source: str) -> DatFile:
     number, text_line = section[0]
-    if len(section) > 1:
-        raise DatError(
-            source, section[1][0], "the header is one line; put a blank line before the nodes"
-        )
     match = _HEADER.match(text_line)
     if match is None:
         raise DatError(
@@ -219,13 +236,14 @@ def _format_value(value: float) -> str:
 
 
 def format_dat(dat: DatFile) -> str:
-    """The text of a ``.dat`` file (LF line endings), sections in the order the game expects."""
+    """The text of a ``.dat`` file (LF line endings) in the game's layout: the header line, the
+    node lines right after it, then edges, attributes and grid, each after one empty line."""
     header = f"{dat.image} {dat.info_corner}"
     if dat.rain_probability is not None and dat.min_weather_period is not None:
         header += f" {_format_value(dat.rain_probability)} {dat.min_weather_period}"
     sections = [
-        [header],
-        [f"{n.id} {n.x} {n.y} {int(n.type)}" + (" F" if n.finish else "") for n in dat.nodes],
+        [header]
+        + [f"{n.id} {n.x} {n.y} {int(n.type)}" + (" F" if n.finish else "") for n in dat.nodes],
         [f"{a} {b}" for a, b in dat.edges],
         [f"{node} {_format_value(value)}" for node, value in dat.attributes.items()],
     ]

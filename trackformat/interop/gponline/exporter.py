@@ -65,16 +65,37 @@ def _corner_positions(track: Track, graphs: TrackGraphs) -> dict[str, float]:
     return positions
 
 
+def _blocked(graphs: TrackGraphs) -> dict[str, list[tuple[str, str]]]:
+    """Track spaces with no link at all, each with the moves GP Online's lane needs through it.
+
+    GP Online marks such a space as a blocked node, and its lanes run through blocked nodes: the
+    space is written with a move from the space before it in its lane and one to the space after
+    it, as the game's own files have them (see the importer)."""
+    ahead, behind = graphs.successors("moves"), graphs.predecessors("moves")
+    result: dict[str, list[tuple[str, str]]] = {}
+    for lane in graphs.lanes.values():
+        for k, space_id in enumerate(lane):
+            if ahead.get(space_id) or behind.get(space_id) or len(lane) < 3:
+                continue
+            before, after = lane[k - 1], lane[(k + 1) % len(lane)]
+            result[space_id] = [(before, space_id), (space_id, after)]
+    return result
+
+
 def export_track(track: Track, *, image: str | None = None, info_corner: int = 0) -> ExportResult:
     """The ``.dat`` records of ``track``; raises :class:`GPOnlineExportError` for what GP Online
     cannot hold."""
     warnings: list[str] = []
-    if not 2 <= len(track.lanes) <= 4:
-        raise GPOnlineExportError(
-            f"GP Online tracks have 2 to 4 lanes; this one has {len(track.lanes)}"
-        )
-    if track.finish_line is None or len(track.finish_line.spaces) != len(track.lanes):
+    # GP Online counts the lanes by their finish nodes; a partial lane that does not reach the
+    # line (no finish space) is just more nodes and moves to it.
+    if track.finish_line is None or not track.finish_line.spaces:
         raise GPOnlineExportError("GP Online needs one finish-line space per lane")
+    crossing = len(track.finish_line.spaces)
+    if not 2 <= crossing <= 4 or crossing > len(track.lanes):
+        raise GPOnlineExportError(
+            f"GP Online tracks have 2 to 4 lanes at the finish line, one finish-line space per "
+            f"lane; this one has {len(track.lanes)} lanes and {crossing} finish-line spaces"
+        )
     graphs = build_graphs(track)
     numbering = _numbering(track, graphs)
     stops_of: dict[str, int] = {}
@@ -88,10 +109,13 @@ def export_track(track: Track, *, image: str | None = None, info_corner: int = 0
     finish = set(track.finish_line.spaces)
     boxes = set(track.pit_lane.boxes) if track.pit_lane else set()
 
+    blocked = _blocked(graphs)
     nodes = []
     for space in track.spaces:
         if space.kind in (SpaceKind.PIT, SpaceKind.BOX):
             kind = NodeType.PIT
+        elif space.id in blocked:
+            kind = NodeType.BLOCKED
         elif space.id in stops_of:
             kind = STOPS_TO_TYPE[stops_of[space.id]]
         else:
@@ -106,22 +130,22 @@ def export_track(track: Track, *, image: str | None = None, info_corner: int = 0
             )
         )
 
-    links = list(track.links)
+    nodes.sort(key=lambda node: node.id)
+    pairs = [(link.from_, link.to) for link in track.links]
     if track.pit_lane:
-        links += list(track.pit_lane.entry) + list(track.pit_lane.exit)
+        pairs += [(link.from_, link.to) for link in track.pit_lane.entry + track.pit_lane.exit]
+    pairs += [pair for through in blocked.values() for pair in through]
     edges: list[tuple[int, int]] = []
     seen: set[tuple[int, int]] = set()
-    for link in links:
-        if link.from_ not in numbering or link.to not in numbering:
-            warnings.append(f"link {link.from_} -> {link.to} names a missing space; left out")
+    for from_, to in pairs:
+        if from_ not in numbering or to not in numbering:
+            warnings.append(f"link {from_} -> {to} names a missing space; left out")
             continue
-        a, b = numbering[link.from_], numbering[link.to]
+        a, b = numbering[from_], numbering[to]
         if a == b or (a, b) in seen:
             continue
         if (b, a) in seen:
-            warnings.append(
-                f"link {link.from_} -> {link.to} reverses another link; GP Online drops it"
-            )
+            warnings.append(f"link {from_} -> {to} reverses another link; GP Online drops it")
             continue
         seen.add((a, b))
         edges.append((a, b))
@@ -129,8 +153,13 @@ def export_track(track: Track, *, image: str | None = None, info_corner: int = 0
     attributes = {
         numbering[s]: value
         for s, value in _corner_positions(track, graphs).items()
-        if s in numbering
+        if s in numbering and s not in blocked  # a blocked node is no curve, whatever it lies in
     }
+    if track.pit_lane and track.pit_lane.spaces and not boxes:
+        warnings.append(
+            "the pit lane has no boxes, so no pit node is written as a garage; mark the garages "
+            "in GP Online's editor"
+        )
     for box in sorted(boxes, key=lambda b: numbering.get(b, 0)):
         if box in numbering:
             attributes[numbering[box]] = 1.0

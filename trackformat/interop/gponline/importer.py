@@ -1,16 +1,18 @@
 """GP Online ``.dat`` -> track: lanes, corners, finish line, grid, pit lane and space outlines.
 
 A ``.dat`` file stores nodes and moves but no lanes, no corner limits and no outlines, so they are
-worked out here: lanes by walking straight ahead from each finish node, corners as runs of curve
-nodes, outlines as the Voronoi cells of the nodes cut to the road. Whatever had to be inferred or
-was dropped is returned as a warning, never decided silently.
+worked out here, whatever order the ids come in (real files number them across the lanes row by
+row): lanes as the straight-on moves that best follow the track (:mod:`lanes`), corners as runs
+of curve nodes side by side (:mod:`corners`), outlines as the nodes' Voronoi cells cut to the road
+(:mod:`outlines`). What a track cannot hold exactly is imported the closest faithful way: a
+blocked node stays a space of its lane with no moves, garages in line stay pit-lane spaces, a move
+across a lane is kept and named in the track's ignore list. Each such decision is returned as a
+warning, never taken silently.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,12 +20,16 @@ import networkx as nx
 
 from trackformat.analysis import measure_corner
 from trackformat.graph import build_graphs
+from trackformat.interop.gponline.corners import corner_runs
 from trackformat.interop.gponline.dat import CURVE_STOPS, DatFile, DatNode, NodeType
+from trackformat.interop.gponline.lanes import find_lanes
 from trackformat.interop.gponline.outlines import node_spaces
+from trackformat.interop.gponline.pit import pit_lane_order
 from trackformat.model import (
     Board,
     Corner,
     FinishLine,
+    Ignore,
     Lane,
     Link,
     Metadata,
@@ -74,72 +80,47 @@ def _clean_edges(dat: DatFile, warnings: list[str]) -> nx.DiGraph:
     return graph
 
 
-def _lateral(
-    origin: tuple[float, float], direction: tuple[float, float], point: tuple[float, float]
-) -> float:
-    """Signed offset of ``point`` to the right of the line through ``origin`` along ``direction``
-    (board y points down, so "right" is the driver's right)."""
-    dx, dy = point[0] - origin[0], point[1] - origin[1]
-    norm = math.hypot(*direction) or 1.0
-    return (dx * -direction[1] + dy * direction[0]) / norm
+LARGEST_COORDINATE = 99_000
+"""Board pixels a node may lie at, at most: a track's board is at most 100,000 pixels wide."""
 
 
-def _direction(
-    layout: _Layout, node: int, previous: int | None, ahead: Iterable[int]
-) -> tuple[float, float]:
-    x, y = layout.position(node)
-    if previous is not None:
-        px, py = layout.position(previous)
-        return (x - px, y - py)
-    points = [layout.position(a) for a in ahead]
-    if not points:
-        return (1.0, 0.0)
-    return (
-        sum(p[0] for p in points) / len(points) - x,
-        sum(p[1] for p in points) / len(points) - y,
-    )
+def _apart(dat: DatFile, source: str, warnings: list[str]) -> dict[int, DatNode]:
+    """The nodes by id, each at a place of its own: a node standing exactly on another one is
+    moved one pixel to the right (outlines are cells around distinct points), with a warning.
+    A node off the picture (negative or huge pixels) cannot make a track."""
+    taken: dict[tuple[int, int], int] = {}
+    nodes: dict[int, DatNode] = {}
+    for n in dat.nodes:
+        if not (0 <= n.x <= LARGEST_COORDINATE and 0 <= n.y <= LARGEST_COORDINATE):
+            raise GPOnlineImportError(
+                f"{source}: line {n.line}: node {n.id} lies at ({n.x}, {n.y}), off the board "
+                f"picture: board pixels run from 0 to {LARGEST_COORDINATE:,}"
+            )
+        x = n.x
+        while (x, n.y) in taken:
+            x += 1
+        if x != n.x:
+            warnings.append(
+                f"node {n.id} (line {n.line}) stands on node {taken[(n.x, n.y)]}; moved "
+                f"{x - n.x} pixel(s) to the right so that each space has an outline of its own"
+            )
+            n = DatNode(n.id, x, n.y, n.type, n.finish, n.line)
+        taken[(x, n.y)] = n.id
+        nodes[n.id] = n
+    return nodes
 
 
-def _order_finish(layout: _Layout, finish: list[int], track_nodes: set[int]) -> list[int]:
-    """Finish nodes from the driver's left to right."""
-    directions = [
-        _direction(layout, f, None, [s for s in layout.moves.successors(f) if s in track_nodes])
-        for f in finish
-    ]
-    mean = (sum(d[0] for d in directions), sum(d[1] for d in directions))
-    origin = layout.position(finish[0])
-    return sorted(finish, key=lambda f: _lateral(origin, mean, layout.position(f)))
-
-
-def _walk_lane(
-    layout: _Layout, start: int, lane: int, lanes: int, track_nodes: set[int]
-) -> list[int]:
-    """Follow the straight-ahead successor from ``start`` until the walk comes back to it."""
-    order = [start]
-    previous: int | None = None
-    current = start
-    while True:
-        ahead = [s for s in layout.moves.successors(current) if s in track_nodes]
-        if not ahead:
-            break
-        direction = _direction(layout, current, previous, ahead)
-        origin = layout.position(current)
-        by_side = sorted(ahead, key=lambda s: _lateral(origin, direction, layout.position(s)))
-        if len(by_side) == 1:
-            nxt = by_side[0]
-        elif len(by_side) >= 3:
-            nxt = by_side[len(by_side) // 2]
-        elif lane == 0:
-            nxt = by_side[0]
-        elif lane == lanes - 1:
-            nxt = by_side[-1]
-        else:
-            nxt = min(by_side, key=lambda s: abs(_lateral(origin, direction, layout.position(s))))
-        if nxt == start or nxt in order:
-            break
-        previous, current = current, nxt
-        order.append(current)
-    return order
+def _track_moves(
+    moves: nx.DiGraph, nodes: set[int]
+) -> tuple[dict[int, list[int]], dict[int, list[int]]]:
+    """Successors and predecessors among ``nodes`` only, as plain lists."""
+    ahead: dict[int, list[int]] = {n: [] for n in nodes}
+    behind: dict[int, list[int]] = {n: [] for n in nodes}
+    for a, b in moves.edges:
+        if a in nodes and b in nodes:
+            ahead[a].append(b)
+            behind[b].append(a)
+    return ahead, behind
 
 
 def import_dat(
@@ -147,89 +128,86 @@ def import_dat(
 ) -> ImportResult:
     """Turn the records of a ``.dat`` file into a track (see the module docstring)."""
     warnings: list[str] = []
-    nodes = {n.id: n for n in dat.nodes}
+    nodes = _apart(dat, source, warnings)
     moves = _clean_edges(dat, warnings)
     layout = _Layout(nodes, moves, warnings)
-
-    blocked = {n.id for n in dat.nodes if n.type == NodeType.BLOCKED}
-    for b in sorted(blocked):
-        entered = [p for p in moves.predecessors(b)]
-        if entered:
-            warnings.append(
-                f"blocked node {b} is entered from {entered}; nothing may enter a blocked node"
-            )
-    if blocked:
-        warnings.append(
-            f"{len(blocked)} blocked node(s) dropped: they only keep narrow parts aligned"
-        )
-    moves.remove_nodes_from(blocked)
     for n in dat.nodes:
         if n.type == NodeType.UNKNOWN:
             warnings.append(f"node {n.id} (line {n.line}) has type 0 (unknown); read as a straight")
 
+    blocked = {n.id for n in dat.nodes if n.type == NodeType.BLOCKED}
     pit_nodes = {n.id for n in dat.nodes if n.type == NodeType.PIT}
-    track_nodes = {n.id for n in dat.nodes if n.id not in pit_nodes and n.id not in blocked}
+    lane_nodes = {n.id for n in dat.nodes if n.id not in pit_nodes}
     finish = [
-        n.id for n in dat.nodes if (n.finish or n.type == NodeType.FINISH) and n.id in track_nodes
+        n.id
+        for n in dat.nodes
+        if (n.finish or n.type == NodeType.FINISH) and n.id in lane_nodes and n.id not in blocked
     ]
     if not 2 <= len(finish) <= 4:
         raise GPOnlineImportError(
             f"{source}: found {len(finish)} finish-line node(s); the lane count is the number of "
             "finish nodes and must be 2 to 4 (mark them with a trailing F)"
         )
-    finish = _order_finish(layout, finish, track_nodes)
-    lane_count = len(finish)
-    lane_of: dict[int, int] = {}
-    lanes: list[list[int]] = []
-    for lane, start in enumerate(finish):
-        walk = _walk_lane(layout, start, lane, lane_count, track_nodes)
-        kept = []
-        for node in walk:
-            if node in lane_of:
-                warnings.append(
-                    f"node {node} lies on the walks of lanes {lane_of[node] + 1} and {lane + 1}; "
-                    f"kept in lane {lane_of[node] + 1}"
-                )
-                continue
-            lane_of[node] = lane
-            kept.append(node)
-        lanes.append(kept)
-    for node in sorted(track_nodes - set(lane_of)):
-        nearest = min(lane_of, key=lambda o: math.dist(layout.position(o), layout.position(node)))
-        lane_of[node] = lane_of[nearest]
-        lanes[lane_of[node]].append(node)
-        warnings.append(
-            f"node {node} is on no lane's straight-ahead walk; put in lane {lane_of[node] + 1}, "
-            "the lane of the nearest node"
-        )
+    # Blocked nodes take part in finding the lanes: GP Online's lanes run through them.
+    found = find_lanes(
+        {n: layout.position(n) for n in lane_nodes}, *_track_moves(moves, lane_nodes), finish
+    )
+    warnings += found.warnings
+    lanes = found.lanes
+    lane_of = {node: k for k, lane in enumerate(lanes) for node in lane}
+    for k, lane in enumerate(lanes):
+        stops = [n for n in lane if n in blocked]
+        if found.finish[k] is None:
+            continue  # find_lanes said so
+        if k in found.partial or stops:
+            why = f"it passes blocked node(s) {stops}" if stops else "its straight-on moves end"
+            warnings.append(
+                f"lane {k + 1} ({len(lane)} nodes) is a partial lane: {why}, so it starts and "
+                "ends beside another lane"
+            )
+    for node in sorted(lane_nodes - set(lane_of)):
+        moves.remove_node(node)
+        kind = "blocked node" if node in blocked else "node"
+        warnings.append(f"{kind} {node} has no moves and lies on no lane; dropped")
+    lane_nodes &= set(lane_of)
+    blocked &= set(lane_of)
+    _drop_blocked_moves(moves, blocked, lane_of, warnings)
 
-    garages = {n for n in pit_nodes if n in dat.attributes}
-    chain_nodes = pit_nodes - garages
-    for garage in sorted(garages):
-        after = [s for s in moves.successors(garage) if s in chain_nodes]
-        for p in [p for p in moves.predecessors(garage) if p in chain_nodes]:
-            if any(x in chain_nodes for x in moves.successors(p)):
-                continue
-            for s in after:
-                moves.add_edge(p, s)
-                warnings.append(
-                    f"garage {garage} stood in line in the pit lane; it is now a box beside it, "
-                    f"and pit node {p} links straight to {s}"
-                )
-    chain = _pit_chain(moves, chain_nodes, track_nodes, warnings)
-
-    spaces = node_spaces(layout, lanes, lane_of, chain, garages)
+    chain, boxes = pit_lane_order(dat, moves, pit_nodes, warnings)
+    spaces = node_spaces(layout, lanes, lane_of, chain, set(boxes))
+    by_id = {space.id: space for space in spaces}
+    ordered = [str(n) for lane in lanes for n in lane] + [str(n) for n in chain + boxes]
+    listed = set(ordered)
+    ordered += [space.id for space in spaces if space.id not in listed]
+    spaces = [by_id[i] for i in ordered]
     links, entry, exit_ = [], [], []
     for a, b in moves.edges:
         link = Link(**{"from": str(a), "to": str(b)})
-        if a in track_nodes and b in pit_nodes:
+        if a in lane_nodes and b in pit_nodes:
             entry.append(link)
-        elif a in pit_nodes and b in track_nodes:
+        elif a in pit_nodes and b in lane_nodes:
             exit_.append(link)
         else:
             links.append(link)
 
-    corners = _corners(dat, moves, track_nodes)
+    racing = lane_nodes - blocked
+    curve_type = {
+        n.id: n.type for n in dat.nodes if n.type in CURVE_STOPS and n.id in racing
+    }
+    runs = corner_runs(
+        curve_type, _track_moves(moves, racing)[0], lane_of,
+        {n: layout.position(n) for n in racing}, _spacing(layout), dat.attributes,
+    )
+    runs = _with_blocked(runs, lanes, blocked)
+    corners = [
+        Corner(
+            id=f"c{run[0]}",
+            stops=CURVE_STOPS[curve_type[run[0]]],
+            spaces=[str(m) for m in run],
+        )
+        for run in runs
+    ]
+    ignore = _lane_jumps(moves, lane_of, racing, warnings)
     width, height = _board_size(dat, board_dir, warnings)
     track = Track(
         metadata=Metadata(
@@ -237,82 +215,103 @@ def import_dat(
             notes=f"Imported from GP Online file {Path(source).name}.",
         ),
         board=Board(image=dat.image, width=width, height=height),
-        lanes=[Lane(id=str(i + 1)) for i in range(lane_count)],
+        lanes=[Lane(id=str(i + 1)) for i in range(len(lanes))],
         spaces=spaces,
         links=links,
         corners=corners,
-        finish_line=FinishLine(spaces=[str(f) for f in finish]),
+        finish_line=FinishLine(spaces=[str(f) for f in found.finish if f is not None]),
         grid=[],
         pit_lane=PitLane(
             spaces=[str(p) for p in chain],
             entry=entry,
             exit=exit_,
-            boxes=[str(g) for g in sorted(garages, key=lambda g: _chain_place(moves, g, chain))],
+            boxes=[str(b) for b in boxes],
         )
         if pit_nodes
         else None,
+        ignore=ignore,
     )
     track = _with_measures(track, dat, warnings)
     return ImportResult(track, warnings)
 
 
-def _pit_chain(
-    moves: nx.DiGraph, chain_nodes: set[int], track_nodes: set[int], warnings: list[str]
-) -> list[int]:
-    """The pit nodes in driving order: from the one entered from the track along the moves."""
-    sub = moves.subgraph(chain_nodes)
-    if not nx.is_directed_acyclic_graph(sub):
+def _drop_blocked_moves(
+    moves: nx.DiGraph, blocked: set[int], lane_of: dict[int, int], warnings: list[str]
+) -> None:
+    """A blocked node stays a space of its lane (it is printed on the board and GP Online's lane
+    runs through it), but no move enters or leaves it: nothing is raced on it."""
+    for node in sorted(blocked):
+        dropped = [(a, node) for a in moves.predecessors(node)]
+        dropped += [(node, b) for b in moves.successors(node)]
+        moves.remove_edges_from(dropped)
         warnings.append(
-            "the pit lane's moves loop back on themselves; pit nodes kept in file order"
+            f"blocked node {node} is kept as a space of lane {lane_of[node] + 1} with no moves "
+            "in or out "
+            f"(nothing is raced on it); its moves {sorted(dropped)} are dropped"
         )
-        return sorted(chain_nodes)
-    return list(nx.topological_sort(sub))
 
 
-def _chain_place(moves: nx.DiGraph, garage: int, chain: list[int]) -> int:
-    places = [chain.index(p) for p in moves.predecessors(garage) if p in chain]
-    return min(places, default=len(chain))
+def _with_blocked(runs: list[list[int]], lanes: list[list[int]], blocked: set[int]
+                  ) -> list[list[int]]:
+    """A blocked node between two spaces of one corner in its lane lies inside the corner's
+    limits: it joins the corner, which stays one unbroken run in that lane."""
+    run_of = {node: k for k, run in enumerate(runs) for node in run}
+    for lane in lanes:
+        racing = [k for k, node in enumerate(lane) if node not in blocked]
+        for k, node in enumerate(lane):
+            if node not in blocked or not racing:
+                continue
+            # The nearest raced spaces behind and ahead of it in the lane.
+            before = lane[max((r for r in racing if r < k), default=racing[-1])]
+            after = lane[min((r for r in racing if r > k), default=racing[0])]
+            if before in run_of and run_of.get(after) == run_of[before]:
+                runs[run_of[before]] = sorted([*runs[run_of[before]], node])
+    return runs
 
 
-def _corners(dat: DatFile, moves: nx.DiGraph, track_nodes: set[int]) -> list[Corner]:
-    """Runs of curve nodes of the same type are one corner each.
-
-    Two curve nodes are in the same run when a move joins them or when they stand side by side
-    (a move from or to the same node), so a corner one space long in every lane is one corner.
-    """
-    curve_type = {n.id: n.type for n in dat.nodes if n.type in CURVE_STOPS and n.id in track_nodes}
-    runs = nx.Graph()
-    runs.add_nodes_from(curve_type)
-    runs.add_edges_from(
+def _lane_jumps(
+    moves: nx.DiGraph, lane_of: dict[int, int], racing: set[int], warnings: list[str]
+) -> list[Ignore]:
+    """Moves across a whole lane: the rules forbid them, but GP Online plays the file's moves,
+    so they are kept, each named in the track's ignore list, with a warning."""
+    jumps = sorted(
         (a, b)
         for a, b in moves.edges
-        if a in curve_type and b in curve_type and curve_type[a] == curve_type[b]
+        if a in racing and b in racing and abs(lane_of[a] - lane_of[b]) > 1
     )
-    # Side by side in neighbouring lanes, two curve nodes share a space ahead or behind.
-    for node in moves.nodes:
-        for around in (list(moves.predecessors(node)), list(moves.successors(node))):
-            curves = [n for n in around if n in curve_type]
-            runs.add_edges_from(
-                (a, b) for a, b in itertools.pairwise(curves) if curve_type[a] == curve_type[b]
-            )
-    corners = []
-    for component in nx.connected_components(runs):
-        members = sorted(component)
-        corners.append(
-            Corner(
-                id=f"c{members[0]}",
-                name="",
-                stops=CURVE_STOPS[curve_type[members[0]]],
-                spaces=[str(m) for m in members],
-            )
+    for a, b in jumps:
+        warnings.append(
+            f"move {a} -> {b} crosses a lane (lane {lane_of[a] + 1} to lane {lane_of[b] + 1}); "
+            "kept as GP Online plays it, and listed in the track's ignore list"
         )
-    return corners
+    if not jumps:
+        return []
+    return [
+        Ignore(
+            code="LAP002",
+            elements=sorted({str(n) for pair in jumps for n in pair}, key=int),
+            reason="moves across a lane in the GP Online file, kept as the game plays them",
+        )
+    ]
+
+
+def _spacing(layout: _Layout) -> float:
+    """The usual distance between neighbouring nodes: the median length of a move."""
+    lengths = sorted(
+        math.dist(layout.position(a), layout.position(b)) for a, b in layout.moves.edges
+    )
+    return lengths[len(lengths) // 2] if lengths else 20.0
 
 
 def _with_measures(track: Track, dat: DatFile, warnings: list[str]) -> Track:
     """Name corners in lap order, fill their long/short from the links, order the grid."""
     graphs = build_graphs(track)
-    order = sorted(track.corners, key=lambda c: min(graphs.progress.get(s, 0) for s in c.spaces))
+    ahead = graphs.successors("circuit")
+    # A blocked space has no links, so no place in the lap: it does not place its corner.
+    order = sorted(
+        track.corners,
+        key=lambda c: min((graphs.progress.get(s, 0) for s in c.spaces if ahead.get(s)), default=0),
+    )
     corners = []
     for number, corner in enumerate(order, start=1):
         measure = measure_corner(graphs, corner)

@@ -170,7 +170,13 @@ def lane_misses_corner(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     inside it; otherwise a car could take the corner in that lane without stopping. Add the
     lane's spaces between the corner's limits to the corner. (A corner with no track space at all
     is reported by ``no-way-through``.)
+
+    A partial lane, one whose links do not run all round the lap (it starts and ends beside
+    another lane, as on real boards where the track widens for a stretch), need not reach every
+    corner: for such a lane this is a warning, to check that the lane does not run beside the
+    corner.
     """
+    partial = {lane for lane in graphs.lane_order if lane_is_partial(graphs, lane)}
     for position, corner in placed_corners(track, graphs):
         inside = track_spaces_of(graphs, corner)
         if not inside:
@@ -181,14 +187,39 @@ def lane_misses_corner(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         ]
         if not missed:
             continue
-        plural = "s" if len(missed) > 1 else ""
-        yield Finding(
-            f"{corner_name(corner)} has no space in lane{plural} {', '.join(missed)}: every lane "
-            "passes through every corner; add the lane's spaces between the corner's limits",
-            elements=(corner.id,),
-            pointer=f"/corners/{position}/spaces",
-            point=middle_of(graphs, inside),
-        )
+        full = [lane for lane in missed if lane not in partial]
+        if full:
+            plural = "s" if len(full) > 1 else ""
+            yield Finding(
+                f"{corner_name(corner)} has no space in lane{plural} {', '.join(full)}: every "
+                "lane passes through every corner; add the lane's spaces between the corner's "
+                "limits",
+                elements=(corner.id,),
+                pointer=f"/corners/{position}/spaces",
+                point=middle_of(graphs, inside),
+            )
+        short = [lane for lane in missed if lane in partial]
+        if short:
+            plural = "s" if len(short) > 1 else ""
+            yield Finding(
+                f"{corner_name(corner)} has no space in the partial lane{plural} "
+                f"{', '.join(short)}; if the lane runs beside the corner, add its spaces "
+                "between the corner's limits",
+                elements=(corner.id,),
+                pointer=f"/corners/{position}/spaces",
+                point=middle_of(graphs, inside),
+                severity=Severity.WARNING,
+            )
+
+
+def lane_is_partial(graphs: TrackGraphs, lane: str) -> bool:
+    """Whether a lane's spaces are not linked one to the next all round the lap: a partial lane,
+    which starts and ends beside another lane (used by lane-misses-corner and finish-line)."""
+    order = graphs.lanes.get(lane) or []
+    ahead = graphs.successors("circuit")
+    return len(order) > 1 and any(
+        b not in ahead.get(a, ()) for a, b in zip(order, order[1:] + order[:1], strict=True)
+    )
 
 
 @rule(

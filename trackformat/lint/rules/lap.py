@@ -19,6 +19,7 @@ from trackformat.analysis import link_angles
 from trackformat.graph import TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
+from trackformat.lint.rules.corners import lane_is_partial
 from trackformat.lint.rules.references import id_list, in_file_order, link_name, link_pointers
 from trackformat.model.track import SpaceKind, Track
 
@@ -284,6 +285,10 @@ def finish_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     The finish line is given by the first space past it in each lane, listed in the order of
     /lanes (the driver's left to right). Laps, the order of the lanes and the shortest lap are
     all counted from it, so it must name exactly one track space in each lane.
+
+    A partial lane, whose links do not run all round the lap (a stretch where the track is one
+    lane wider, on real boards), may not reach the line: with no space on it, it gets a note and
+    is left out of the line's order.
     """
     line = track.finish_line
     if line is None:
@@ -311,6 +316,14 @@ def finish_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     for lane_id, ids in lanes_of.items():
         if len(ids) == 1:
             continue
+        if not ids and lane_is_partial(graphs, lane_id):
+            yield Finding(
+                f"the partial lane {lane_id} has no space on the finish line; if it reaches the "
+                "line, add its first space past it",
+                pointer="/finish_line/spaces",
+                severity=Severity.INFO,
+            )
+            continue
         well_placed = False
         if not ids:
             yield Finding(
@@ -326,9 +339,10 @@ def finish_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 pointer="/finish_line/spaces",
                 point=graphs.centre(ids[0]),
             )
-    if not well_placed or len(line.spaces) != len(track.lanes):
+    crossing = [lane for lane in track.lanes if lanes_of[lane.id]]
+    if not well_placed or len(line.spaces) != len(crossing):
         return
-    for position, (space_id, lane) in enumerate(zip(line.spaces, track.lanes, strict=True)):
+    for position, (space_id, lane) in enumerate(zip(line.spaces, crossing, strict=True)):
         actual = graphs.lane_of(space_id)
         if actual is not None and actual != lane.id:
             nth = _ordinal(position + 1)
@@ -366,10 +380,11 @@ def line_crossing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     covered = {graphs.lane_of(s) for s in finish}
     behind_line = {u for u, _ in graphs.crossing_links}
     entered: set[str] = set()
+    ahead = graphs.successors("circuit")
     for u, v in graphs.crossing_links:
         entered.add(v)
         elsewhere = sorted(
-            w for w in graphs.successors("circuit")[u]
+            w for w in ahead[u]
             if w not in finish and graphs.lane_of(w) in covered
             and (w not in behind_line or graphs.lane_of(w) == graphs.lane_of(u))
         )

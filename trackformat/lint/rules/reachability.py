@@ -42,6 +42,15 @@ def _groups(graphs: TrackGraphs, ids: Iterable[str]) -> list[list[str]]:
     return sorted(groups, key=lambda g: graphs.space_position.get(g[0], 0))
 
 
+def _isolated(graphs: TrackGraphs) -> set[str]:
+    """Spaces with no link at all: isolated-space (a warning) reports them, once. Such a space is
+    out of play, not a place a car could be caught in: real boards have them (GP Online's blocked
+    spaces), so the rules below that would report it again as unreachable, unable to finish or
+    off the loop leave it out."""
+    ahead, behind = graphs.successors("moves"), graphs.predecessors("moves")
+    return {s for s in ahead if not ahead[s] and not behind[s]}
+
+
 def _spaces_phrase(ids: list[str]) -> str:
     if len(ids) == 1:
         return f"space {ids[0]}"
@@ -70,7 +79,8 @@ def unreachable_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     Starting from the grid slots (or, on a track with no grid yet, from the finish line), the
     validator follows every link; a track space it never arrives at is printed on the board but
     can never be driven on. Usually a link leading onto it is missing or drawn the wrong way.
-    While the lap is not closed yet, REACH004 says so instead.
+    While the lap is not closed yet, REACH004 says so instead. A space with no link at all is
+    left to isolated-space.
     """
     if lap_open(graphs):
         return
@@ -80,7 +90,7 @@ def unreachable_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         sources, origin = list(graphs.finish), "the finish line (the track has no grid)"
     if not sources:
         return
-    reached = reachable(graphs.successors("moves"), sources)
+    reached = reachable(graphs.successors("moves"), sources) | _isolated(graphs)
     lost = [s for s in graphs.successors("circuit") if s not in reached]
     for group in _groups(graphs, lost):
         verb = "is" if len(group) == 1 else "are"
@@ -105,10 +115,11 @@ def cannot_finish(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     A car on such a space could never complete its lap, so the race could not end for it.
     Every route from it ends in a dead end or in a loop with no way back to the circuit; add
     the links that lead on from it. While the lap is not closed yet, REACH004 says so instead.
+    A space with no link at all, where no car can be, is left to isolated-space.
     """
     if not graphs.finish or lap_open(graphs):
         return
-    can_finish = reachable(graphs.predecessors("moves"), graphs.finish)
+    can_finish = reachable(graphs.predecessors("moves"), graphs.finish) | _isolated(graphs)
     stuck = [s for s in graphs.successors("circuit") if s not in can_finish]
     for group in _groups(graphs, stuck):
         yield _at(
@@ -137,6 +148,8 @@ def lap_open(graphs: TrackGraphs) -> bool:
     no lap) stay silent until it is closed."""
 
     def compute() -> bool:
+        if len(graphs.successors("circuit")) > 1 and strongly_connected(graphs, "circuit"):
+            return False  # the sound track's case, told without building a networkx graph
         circuit = graphs.circuit
         if not circuit.number_of_nodes():
             return False
@@ -217,14 +230,18 @@ def loop_broken(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     every other one, lap after lap. A track still being laid, with no closed loop yet, is told
     so once, with the ends of its lanes. Otherwise the circuit falls into parts; each stretch
     outside the main loop (the one holding the finish line) is reported once, with whether it
-    is cut off from the main loop, leads nowhere back to it, or cannot be reached from it.
+    is cut off from the main loop, leads nowhere back to it, or cannot be reached from it. A
+    space with no link at all is left to isolated-space.
     """
     if strongly_connected(graphs, "circuit"):
         return
     if lap_open(graphs):
         yield _unfinished(graphs)
         return
-    components = [set(c) for c in nx.strongly_connected_components(graphs.circuit)]
+    isolated = _isolated(graphs)
+    components = [
+        set(c) for c in nx.strongly_connected_components(graphs.circuit) if not set(c) <= isolated
+    ]
     if len(components) < 2:
         return
     main_index = _main_component(graphs, components)
@@ -396,7 +413,9 @@ def isolated_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
 
     Nothing can move onto or off such a space, so it plays no part in the game. It is most
     often a space just drawn in the editor and not linked yet; link it to its neighbours, or
-    delete it if it was drawn by mistake.
+    delete it if it was drawn by mistake. Real boards have such spaces on purpose (GP Online's
+    blocked spaces, printed but never raced on), so this is a warning, and the rules on
+    unreachable spaces, cars that cannot finish and a broken loop leave these spaces to it.
     """
     ahead, behind = graphs.successors("moves"), graphs.predecessors("moves")
     alone = [s for s in ahead if not ahead[s] and not behind[s]]

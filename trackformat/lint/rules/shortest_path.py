@@ -93,6 +93,10 @@ def corner_bypass(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         )
 
 
+PIT_SHORTFALL = 2
+"""Moves a pit lane may save on the track between its entry and exit before it is an error."""
+
+
 @rule(
     "PATH003",
     "pit-shortcut",
@@ -106,6 +110,12 @@ def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     Going through the pits must never gain ground: from a pit entry's track space to a pit
     exit's track space, the route through the pit lane may take no fewer moves than the track,
     and must not leave out a corner that every track route between them goes through.
+
+    Real boards are not that strict: their pit lanes run straight beside a track that bends, and
+    are often one or two moves shorter (every one of twelve real GP Online tracks), and some leave
+    the first corner out. A car takes the pit lane to stop at its pit, which costs it most of a
+    move (the rules' quick or slow stop), so the track can still be raced: a pit lane up to two
+    moves short, and a bypassed corner, are warnings; a bigger shortcut is an error.
     """
     pit_lane = track.pit_lane
     if pit_lane is None:
@@ -131,6 +141,7 @@ def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             point = graphs.centre(route[1] if len(route) > 2 else u)
             moves = len(route) - 1
             if moves < track_moves[v]:
+                small = track_moves[v] - moves <= PIT_SHORTFALL
                 yield Finding(
                     f"through the pit lane, {u} to {v} takes {moves} moves but {track_moves[v]} "
                     f"on the track; the pit lane must never be a shortcut, so move its entry "
@@ -138,6 +149,7 @@ def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                     elements=tuple(route),
                     pointer="/pit_lane",
                     point=point,
+                    severity=Severity.WARNING if small else None,
                 )
             for corner, inside in corners:
                 if not inside or inside & set(route):
@@ -151,6 +163,7 @@ def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                     elements=(corner.id, *route),
                     pointer="/pit_lane",
                     point=point,
+                    severity=Severity.WARNING,
                 )
 
 

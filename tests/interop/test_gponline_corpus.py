@@ -1,0 +1,143 @@
+"""Twelve real GP Online files, as their users made them: each imports, validates with no error,
+gives the figures of an independent reading (the corpus's expected.json) and round-trips.
+
+The files live in the corpus beside the project, never in it; these tests skip without it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from pathlib import Path
+
+import pytest
+
+from tests.corpus import corpus_path
+from tests.interop.gponline_game import game_reads, track_facts
+from trackformat.graph import TrackGraphs, build_graphs
+from trackformat.interop.gponline import (
+    ImportResult,
+    export_track,
+    format_dat,
+    import_dat,
+    import_file,
+    parse_dat,
+)
+from trackformat.lint import validate
+from trackformat.model import SpaceKind
+
+TRACKS = (
+    "algarve.dat",
+    "austin.dat",
+    "baku.dat",
+    "curitiba.dat",
+    "indianapolis.dat",
+    "minikart.dat",
+    "montreal.dat",
+    "sebring.dat",
+    "shanghai.dat",
+    "silverstone.dat",
+    "valencia.dat",
+    "zanvoordt.dat",
+)
+_imports: dict[str, ImportResult] = {}
+
+
+def imported(name: str) -> ImportResult:
+    """The import of a corpus file, once per test run (the twelve take a few seconds)."""
+    path = corpus_path("gponline", name)
+    if name not in _imports:
+        _imports[name] = import_file(path)
+    return _imports[name]
+
+
+def expected(name: str) -> dict[str, object]:
+    figures = json.loads(corpus_path("gponline", "expected.json").read_text())
+    return figures["tracks"][name]  # type: ignore[no-any-return]
+
+
+def test_the_corpus_holds_the_twelve_files() -> None:
+    figures = json.loads(corpus_path("gponline", "expected.json").read_text())
+    assert sorted(figures["tracks"]) == sorted(TRACKS)
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_a_real_file_imports_with_no_validation_error(name: str) -> None:
+    report = validate(imported(name).track)
+    assert report.errors == 0, report.to_text()
+
+
+def shortest_cycle_through_the_line(graphs: TrackGraphs) -> int | None:
+    """expected.json's shortest lap: the fewest moves from a finish space round to the same
+    one (the validator's shortest lap may end on another space of the line, a move shorter on a
+    staggered line)."""
+    ahead = graphs.successors("circuit")
+    best: int | None = None
+    for start in graphs.finish:
+        moves = {start: 0}
+        queue = deque([start])
+        while queue:
+            space = queue.popleft()
+            for following in ahead[space]:
+                if following == start:
+                    length = moves[space] + 1
+                    best = length if best is None else min(best, length)
+                    queue.clear()
+                    break
+                if following not in moves:
+                    moves[following] = moves[space] + 1
+                    queue.append(following)
+    return best
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_a_real_file_gives_the_independent_figures(name: str) -> None:
+    track = imported(name).track
+    graphs = build_graphs(track)
+    ahead, behind = graphs.successors("moves"), graphs.predecessors("moves")
+    blocked = [s.id for s in track.spaces if not ahead[s.id] and not behind[s.id]]
+    pit = track.pit_lane
+    figures = {
+        "nodes": len(track.spaces),
+        "lanes": len(track.lanes),
+        "lane_lengths": sorted((len(graphs.lanes[lane]) for lane in graphs.lane_order),
+                               reverse=True),
+        "corners": len(track.corners),
+        "stops_in_lap_order": "".join(str(c.stops) for c in track.corners),
+        "pit_nodes": len(pit.spaces) + len(pit.boxes) if pit else 0,
+        "grid_slots": len(track.grid),
+        "shortest_lap": shortest_cycle_through_the_line(graphs),
+        "blocked_nodes": len(blocked),
+    }
+    assert figures == expected(name)
+    assert all(graphs.spaces[s].kind is SpaceKind.TRACK for s in blocked)
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_a_real_file_round_trips_through_export(name: str) -> None:
+    track = imported(name).track
+    text = format_dat(export_track(track).dat)
+    again = import_dat(parse_dat(text, name), name).track
+    assert track_facts(again) == track_facts(track)
+    read = game_reads(text)
+    assert len(read.nodes) == len(track.spaces)
+
+
+def test_every_real_file_says_what_it_could_not_represent() -> None:
+    warnings = {name: "\n".join(imported(name).warnings) for name in TRACKS}
+    assert "lane 1 (52 nodes) is a partial lane" in warnings["indianapolis.dat"]
+    assert "blocked node 310 is kept as a space of lane 1" in warnings["indianapolis.dat"]
+    assert "blocked node 116 is kept as a space of lane" in warnings["valencia.dat"]
+    assert "move 57 -> 58 crosses a lane" in warnings["algarve.dat"]
+    assert all("garage(s) stand in line in the pit lane" in w for w in warnings.values())
+
+
+def test_the_command_line_imports_a_real_file(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from trackformat.cli import main
+
+    source = corpus_path("gponline", "minikart.dat")
+    assert main(["import", "gponline", str(source), "-o", str(tmp_path / "m.json")]) == 0
+    captured = capsys.readouterr()
+    assert "248 spaces, 9 corners; 0 errors" in captured.out
+    assert f"{source}: warning: " in captured.err

@@ -1,0 +1,59 @@
+"""The pit lane of a GP Online file: its run of pit nodes in driving order, and boxes beside it."""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from trackformat.interop.gponline.dat import DatFile
+
+
+def pit_lane_order(
+    dat: DatFile, moves: nx.DiGraph, pit_nodes: set[int], warnings: list[str]
+) -> tuple[list[int], list[int]]:
+    """The pit lane's chain in driving order, and the boxes beside it.
+
+    The chain is the shortest run of moves from the pit node entered from the track to the one
+    that leads back. GP Online's garages (pit nodes with an attribute) stand in that run on real
+    boards: they stay pit-lane spaces, so that the pit lane keeps its length, and a warning says
+    the track has no boxes for them. Pit nodes off the chain (a garage the chain passes by, as
+    in files this toolkit exported) become boxes beside it.
+    """
+    if not pit_nodes:
+        return [], []
+    sub = moves.subgraph(pit_nodes)
+    if not nx.is_directed_acyclic_graph(sub):
+        warnings.append(
+            "the pit lane's moves loop back on themselves; pit nodes kept in file order"
+        )
+        return sorted(pit_nodes), []
+    order = list(nx.topological_sort(sub))
+    entered = [n for n in order if any(p not in pit_nodes for p in moves.predecessors(n))]
+    left = [n for n in order if any(s not in pit_nodes for s in moves.successors(n))]
+    try:
+        chain: list[int] = nx.shortest_path(sub, entered[0], left[-1])
+    except (IndexError, nx.NetworkXNoPath):
+        warnings.append(
+            "the pit lane's moves do not lead from its entry to its exit; pit nodes kept in the "
+            "order of their moves"
+        )
+        chain = order
+    on_chain = set(chain)
+    place = {node: k for k, node in enumerate(chain)}
+    boxes = sorted(
+        pit_nodes - on_chain,
+        key=lambda b: (min((place[p] for p in moves.predecessors(b) if p in place), default=0), b),
+    )
+    garages = [n for n in chain if n in dat.attributes]
+    if garages:
+        warnings.append(
+            f"{len(garages)} garage(s) stand in line in the pit lane ({_span(garages)}); they are "
+            "kept as pit-lane spaces, since a track's boxes stand beside the pit lane"
+        )
+    for box in boxes:
+        if box not in dat.attributes:
+            warnings.append(f"pit node {box} is off the pit lane's chain; it becomes a box")
+    return chain, boxes
+
+
+def _span(nodes: list[int]) -> str:
+    return f"nodes {nodes[0]} to {nodes[-1]}" if len(nodes) > 1 else f"node {nodes[0]}"
