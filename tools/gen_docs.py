@@ -151,6 +151,11 @@ whole lane, which the rules forbid; the importer keeps them, as GP Online plays 
 in the track's `ignore` list and says so in a warning. **GEOM003** `linked-apart` and **GEOM005**
 `heading-link` warn on some imported spaces, whose outlines the importer draws from points; the
 note of **PATH004** gives each track's shortest lap. No other rule reports anything on the twelve.
+
+New: **LAP006** `lanes-not-staggered`, for the mistake that made the first digitised Monaco race
+unlike the board (lanes laid level on five straights, each diagonal landing a space too far). It
+is silent on the twelve GP Online boards and on the shipped Monaco, whose moves are exactly the
+real board's; the tests check both, the twelve when the corpus is at hand.
 """
 
 
