@@ -109,10 +109,11 @@ def build_stretch(
     if len(points) < 2:
         raise BuildError("click at least two points along the middle of the road")
     offsets = lane_offsets(count, spacing)
+    wanted = [] if space_length else list(spaces_per_lane or [])
     # Room past the last click for the staggered lanes: their stagger of the longest space the
     # outside lane could have.
     clicked = sum(math.dist(a, b) for a, b in pairwise(points))
-    longest = space_length or 2 * (clicked + count * spacing) / min(spaces_per_lane or [1])
+    longest = space_length or 2 * (clicked + count * spacing) / min(wanted)
     lead = 0.0
     if start is not None:
         lead = max([*start.lanes.values(), 0.0]) + spacing / 4
@@ -122,7 +123,7 @@ def build_stretch(
     strips = []
     for k, (lane, offset) in enumerate(zip(lane_ids, offsets, strict=True)):
         span = road.lane_distance(offset, finish) - road.lane_distance(offset, 0.0)
-        per_space = space_length if space_length else span / spaces_per_lane[k]  # type: ignore[index]
+        per_space = space_length if space_length else span / wanted[k]
         first = start.lanes[k] if start is not None and k in start.lanes else (
             shares[k] * per_space)
         last = finish + shares[k] * per_space
@@ -132,7 +133,7 @@ def build_stretch(
             length = road.lane_distance(offset, last) - road.lane_distance(offset, first)
             spaces = max(1, round(length / space_length))
         else:
-            spaces = spaces_per_lane[k]  # type: ignore[index]
+            spaces = wanted[k]
         strips.append(Strip(lane, offset, spacing,
                             tuple(even_cuts(road, offset, first, last, spaces))))
     shapes = shape_strips(road, strips)
