@@ -208,15 +208,15 @@ def _build(track: Track, centre_line: Sequence[Point], settings: LaneSettings
     by_length = settings.space_length > 0
     counts = None if by_length else settings.per_lane()
     stagger = settings.per_lane_stagger()
+    length = settings.space_length if by_length else None
     try:
-        # Built once to learn how many spaces each lane gets, then named to continue its lane.
-        draft = build_stretch(centre_line, lane_ids, settings.spacing, counts,
-                              space_length=settings.space_length if by_length else None,
-                              stagger=stagger, start=start)
-        stretch = build_stretch(centre_line, lane_ids, settings.spacing, draft.counts,
-                                names=_next_numbers(track, lane_ids, draft.counts),
-                                space_length=settings.space_length if by_length else None,
-                                stagger=stagger, start=start)
+        if counts is None:
+            # Built once to learn how many spaces each lane gets, then named to continue it.
+            counts = build_stretch(centre_line, lane_ids, settings.spacing, None,
+                                   space_length=length, stagger=stagger, start=start).counts
+        stretch = build_stretch(centre_line, lane_ids, settings.spacing, counts,
+                                names=_next_numbers(track, lane_ids, counts),
+                                space_length=length, stagger=stagger, start=start)
     except BuildError as err:
         raise EditError(str(err)) from None
     return stretch, joined
