@@ -24,6 +24,7 @@ from trackformat.builder import (
     LaneChanges,
     LanePlan,
     PitPlan,
+    RoadShift,
     Stagger,
     TrackPlan,
     build_track,
@@ -126,6 +127,8 @@ def monaco_plan() -> TrackPlan:
         lane_spacing=facts.LANE_SPACING * width,
         min_radius=MIN_RADIUS,
         squeeze=SQUEEZE,
+        shifts=[RoadShift(lane2_station(start), lane2_station(end), distance)
+                for start, end, distance in facts.ROAD_SHIFTS],
         lanes=lane_plans(),
         corners=[
             CornerPlan(c.id, c.name, c.stops, c.lanes, c.long, c.short) for c in facts.CORNERS
@@ -144,6 +147,7 @@ def monaco_plan() -> TrackPlan:
             box_side="inside",
             box_width=facts.BOX_WIDTH,
             profile=facts.PIT_PROFILE,
+            boundaries=facts.PIT_BOUNDARIES,
             enter_boxes_alongside=True,
         ),
     )

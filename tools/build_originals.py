@@ -8,9 +8,10 @@ Both circuits are our own designs, drawn here as a "turtle" path of straights an
 - Harbour Sprint: a short two-lane circuit (about 120 spaces), three corners.
 - Col du Vent: a three-lane circuit of about 400 spaces with a three-stop hairpin and a chicane.
 
-The designer gives each corner as a stretch of the path and its stops; lane counts come from the
-length of each lane (inside lanes of a bend get fewer spaces), lanes run in step on straights,
-and the printed longest and shortest paths are the ones the built links give.
+The designer gives each corner as a stretch of the path, its stops and its printed longest and
+shortest paths (checked against the built links); lane counts come from the length of each lane
+(inside lanes of a bend get fewer spaces), and on every straight the lanes are staggered half a
+space against the middle lane (the first lane on a two-lane road), as printed boards are.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from trackformat.builder import (
     CornerPlan,
     LanePlan,
     PitPlan,
+    Stagger,
     TrackPlan,
     build_track,
     lane_offsets,
@@ -42,6 +44,9 @@ ROOT = Path(__file__).resolve().parent.parent
 TRACKS = ROOT / "tracks"
 STEP = 40.0
 """Distance between the points of a designed centre line, in pixels."""
+STAGGER = -0.5
+"""Where the other lanes lie on the straights against the reference lane, in spaces: half a
+space behind, so that a lane change lands half a space ahead, as on a printed board."""
 
 
 @dataclass(frozen=True)
@@ -58,13 +63,18 @@ class Arc:
 
 @dataclass(frozen=True)
 class Bend:
-    """A corner of the design: path pieces ``first``..``last`` (inclusive) and its stops."""
+    """A corner of the design: path pieces ``first``..``last`` (inclusive), its stops, and the
+    longest and shortest paths through it printed on its plaque."""
 
     id: str
     name: str
     stops: int
     first: int
     last: int
+    long: int
+    short: int
+    """Printed as we design them, and checked against the paths the built links give: a change
+    of the design or the builder that changes a path has to change these on purpose."""
 
 
 @dataclass(frozen=True)
@@ -132,12 +142,20 @@ def plan_of(design: Design) -> TrackPlan:
                      centre_line=points, lane_spacing=design.lane_spacing,
                      lanes=[LanePlan(str(k + 1), 2, {0: finish}) for k in range(design.lanes)])
     road, station = make_road(stub)
+    # Straights inside a corner (between the two arcs of a double bend) get limits of their
+    # own, so that their lanes can be staggered like any straight's.
+    inner_straights = [p for b in design.bends for p in range(b.first, b.last + 1)
+                       if isinstance(design.path[p], Straight)]
     limits = sorted({finish, *(starts[b.first] for b in design.bends),
-                     *(starts[b.last + 1] for b in design.bends)})
+                     *(starts[b.last + 1] for b in design.bends),
+                     *(starts[p] for p in inner_straights),
+                     *(starts[p + 1] for p in inner_straights)})
     if limits[0] != finish:
         raise BuildError(f"{design.name}: the finish line must come before every corner")
     in_bend = [any(starts[b.first] <= a < starts[b.last + 1] for b in design.bends)
                for a in limits]
+    on_straight = [not bend or any(starts[p] <= a < starts[p + 1] for p in inner_straights)
+                   for a, bend in zip(limits, in_bend, strict=True)]
     offsets = lane_offsets(design.lanes, design.lane_spacing)
     reference = (design.lanes - 1) // 2
 
@@ -154,9 +172,9 @@ def plan_of(design: Design) -> TrackPlan:
                       - road.lane_distance(offset, position(a)))
             row.append(max(1, round(length / design.space_length)))
         counts.append(row)
-    for row in counts:  # lanes run in step off the corners
-        for k, bend in enumerate(in_bend):
-            if not bend:
+    for row in counts:  # lanes run in step on the straights
+        for k, straight in enumerate(on_straight):
+            if straight:
                 row[k] = counts[reference][k]
     boundaries = [[sum(row[:k]) for k in range(len(row) + 1)] for row in counts]
     ids = [str(k + 1) for k in range(design.lanes)]
@@ -168,12 +186,21 @@ def plan_of(design: Design) -> TrackPlan:
             lanes.append(LanePlan(lane, total, anchors=anchors))
         else:
             beside = {boundaries[k][i]: boundaries[reference][i] for i in range(1, len(limits))}
-            lanes.append(LanePlan(lane, total, follow=ids[reference], beside=beside))
+            # Half a space behind the reference lane on every straight, as printed boards
+            # stagger their lanes (the finish line too), and through the bends where the lanes
+            # have as many spaces (esses); elsewhere the corners' spaces spread between.
+            stagger = [Stagger(boundaries[k][i], boundaries[k][i + 1], boundaries[reference][i],
+                               STAGGER)
+                       for i, straight in enumerate(on_straight)
+                       if straight or counts[k][i] == counts[reference][i]]
+            lanes.append(LanePlan(lane, total, follow=ids[reference], beside=beside,
+                                  stagger=stagger))
     corners = []
     for bend in design.bends:
         i, j = limits.index(starts[bend.first]), limits.index(starts[bend.last + 1])
         ranges = {lane: (boundaries[k][i], boundaries[k][j] - 1) for k, lane in enumerate(ids)}
-        corners.append(CornerPlan(bend.id, bend.name, bend.stops, ranges))
+        corners.append(CornerPlan(bend.id, bend.name, bend.stops, ranges, bend.long,
+                                  bend.short))
     totals = [row[-1] for row in boundaries]
     last = ids[-1]
     grid = [(ids[0], totals[0] - 1 - 3 * (n // 2)) if n % 2 == 0
@@ -193,17 +220,17 @@ def plan_of(design: Design) -> TrackPlan:
 
 
 def build_design(design: Design) -> Track:
-    """The finished track: built, then built again with its corners' paths printed."""
-    plan = plan_of(design)
-    draft = build_track(plan)
-    graphs = build_graphs(draft)
-    printed = []
-    for corner_plan, corner in zip(plan.corners, draft.corners, strict=True):
+    """The finished track, its corners' printed paths checked against the built links."""
+    track = build_track(dataclasses.replace(plan_of(design), board_image=f"{design.slug}.png"))
+    graphs = build_graphs(track)
+    for corner in track.corners:
         measured = measure_corner(graphs, corner)
-        printed.append(dataclasses.replace(corner_plan, printed_long=measured.long,
-                                           printed_short=measured.short))
-    return build_track(dataclasses.replace(plan, corners=printed,
-                                           board_image=f"{design.slug}.png"))
+        if (measured.long, measured.short) != (corner.printed_long, corner.printed_short):
+            raise BuildError(
+                f"{design.name}: corner {corner.id} measures {measured.long} / {measured.short} "
+                f"(long / short) but is printed {corner.printed_long} / {corner.printed_short}; "
+                "change the design's printed numbers if the new paths are meant")
+    return track
 
 
 def harbour_sprint() -> Design:
@@ -222,9 +249,9 @@ def harbour_sprint() -> Design:
             Straight(back_straight), Arc(400, -180),
         ),
         bends=(
-            Bend("boucle", "La Boucle", 2, 1, 1),
-            Bend("esses", "Les Esses", 1, 3, 4),
-            Bend("retour", "Le Retour", 1, 6, 6),
+            Bend("boucle", "La Boucle", 2, 1, 1, long=14, short=12),
+            Bend("esses", "Les Esses", 1, 3, 4, long=9, short=6),
+            Bend("retour", "Le Retour", 1, 6, 6, long=17, short=16),
         ),
         lanes=2,
         lane_spacing=40.0,
@@ -259,13 +286,13 @@ def col_du_vent() -> Design:
             Arc(250, -90),
         ),
         bends=(
-            Bend("virage-du-port", "Virage du Port", 1, 1, 1),
-            Bend("epingle", "Épingle du Col", 3, 3, 5),
-            Bend("crete", "La Crête", 1, 7, 7),
-            Bend("moulin", "Chicane du Moulin", 1, 9, 12),
-            Bend("source", "La Source", 1, 14, 14),
-            Bend("belvedere", "Belvédère", 2, 16, 18),
-            Bend("descente", "La Descente", 1, 20, 20),
+            Bend("virage-du-port", "Virage du Port", 1, 1, 1, long=8, short=6),
+            Bend("epingle", "Épingle du Col", 3, 3, 5, long=17, short=9),
+            Bend("crete", "La Crête", 1, 7, 7, long=7, short=4),
+            Bend("moulin", "Chicane du Moulin", 1, 9, 12, long=12, short=7),
+            Bend("source", "La Source", 1, 14, 14, long=7, short=5),
+            Bend("belvedere", "Belvédère", 2, 16, 18, long=18, short=11),
+            Bend("descente", "La Descente", 1, 20, 20, long=7, short=4),
         ),
         lanes=3,
         lane_spacing=40.0,

@@ -101,32 +101,47 @@ A car pulls in from either of the two; the board's garages stand between the tra
 lane."""
 BOX_WIDTH = 1.5
 """Width of a team garage across the road, in lane widths."""
-PIT_PROFILE = (1.0, 1.4, 2.8, 3.15, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2,
+PIT_PROFILE = (1.0, 1.6, 3.0, 3.15, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2, 3.2,
                3.1, 2.3, 1.0)
 """How far the pit lane lies from lane 3 (centre to centre, in lane widths) at each of its 19
 boundaries, entry first: it leaves lane 3 touching it, swings out past the garages within three
 spaces, and comes back in the last three. Read off the traced board."""
+PIT_BOUNDARIES = (147.72, 148.83, 149.62, 150.72, 151.63, 152.72, 153.71, 154.76, 155.79, 156.79,
+                  157.85, 158.87, 159.96, 160.79, 162.07, 162.85, 1.43)
+"""Where the 17 boundaries between the pit spaces lie, entry first, as boundaries of lane 3 (like
+``PIT_START``): the board's pit spaces are a little uneven, the second one longer than the rest.
+Read off the traced board, to a hundredth of a space, where each pit space's centre comes out on
+the traced one."""
 
 STAGGER: dict[str, tuple[tuple[int, int, int, float], ...]] = {
     "1": (
         (0, 6, 0, -0.5), (9, 9, 8, 0), (11, 29, 10, -0.5), (31, 31, 30, 0), (32, 32, 32, -0.5),
-        (35, 38, 35, 0.5), (40, 40, 40, 0), (42, 51, 42, -0.5), (53, 53, 52, 0),
-        (55, 58, 54, -0.5), (59, 59, 58, 0), (60, 60, 60, 0), (61, 61, 61, 0.5),
-        (65, 66, 65, -0.5), (70, 99, 69, -0.5), (100, 100, 99, -0.1), (101, 101, 100, 0),
+        (35, 38, 35, 0.5), (39, 39, 39, 0.35), (40, 40, 40, 0.1), (42, 51, 42, -0.5),
+        (52, 52, 51, 0.3), (53, 53, 52, 0.13), (54, 54, 53, -0.2), (55, 57, 54, -0.5),
+        (58, 58, 56, 0.34), (59, 59, 58, -0.27), (60, 60, 60, 0.29), (61, 61, 62, -0.43),
+        (63, 63, 63, 0.22), (64, 64, 64, -0.16), (65, 66, 65, -0.5), (70, 98, 69, -0.5),
+        (99, 99, 98, -0.42), (100, 100, 99, 0.24), (101, 101, 100, 0.12), (102, 102, 101, -0.34),
         (103, 103, 102, -0.5), (104, 104, 102, 0.3), (105, 113, 104, -0.5), (115, 115, 114, 0.2),
-        (117, 118, 117, -0.5), (120, 120, 120, -0.1), (121, 121, 121, -0.2), (122, 124, 122, -0.5),
-        (126, 126, 125, 0), (128, 131, 128, -0.5), (133, 134, 133, 0), (136, 136, 136, -0.5),
-        (138, 138, 137, 0), (140, 146, 139, -0.5), (150, 167, 148, -0.5),
+        (117, 118, 117, -0.5), (119, 119, 119, -0.27), (120, 120, 120, 0.08),
+        (121, 121, 121, -0.2), (122, 124, 122, -0.5), (125, 125, 124, 0.25),
+        (126, 126, 125, -0.15), (128, 131, 128, -0.5), (132, 132, 132, -0.35),
+        (133, 133, 133, 0.3), (134, 134, 134, 0.14), (135, 135, 135, -0.22),
+        (136, 136, 136, -0.5), (137, 137, 136, 0.23), (138, 138, 137, -0.12),
+        (139, 139, 138, -0.37), (140, 146, 139, -0.5), (150, 167, 148, -0.5),
     ),
     "3": (
         (0, 6, 0, -0.5), (7, 7, 7, -0.3), (9, 28, 9, 0.5), (31, 32, 31, 0), (35, 39, 35, -0.5),
-        (40, 40, 40, 0), (41, 41, 41, 0.4), (42, 50, 42, 0.5), (51, 51, 52, 0), (52, 52, 54, -0.4),
-        (54, 55, 55, 0.5), (57, 57, 58, 0), (60, 60, 60, -0.1), (62, 62, 62, -0.5),
-        (63, 63, 63, 0), (64, 66, 64, 0.5), (67, 67, 68, 0), (68, 96, 69, 0.5), (98, 98, 99, 0),
-        (100, 100, 102, -0.4), (102, 110, 103, 0.5), (112, 112, 113, 0), (115, 117, 115, 0.5),
-        (119, 119, 119, 0.1), (122, 122, 122, 0.5), (125, 125, 126, -0.1), (127, 131, 127, 0.5),
-        (133, 133, 133, 0), (135, 135, 135, 0.5), (136, 136, 137, 0.1), (137, 144, 138, 0.5),
-        (145, 145, 147, 0.1), (146, 162, 148, 0.5),
+        (40, 40, 40, 0), (41, 41, 41, 0.4), (42, 50, 42, 0.5), (51, 51, 52, 0),
+        (52, 52, 54, -0.4), (54, 55, 55, 0.5), (57, 57, 58, 0), (59, 59, 59, 0.22),
+        (60, 60, 60, -0.2), (62, 62, 62, -0.48), (63, 63, 63, -0.32), (64, 64, 64, 0.46),
+        (65, 66, 65, 0.5), (67, 67, 68, 0.25), (68, 68, 70, -0.41), (69, 95, 70, 0.5),
+        (96, 96, 97, 0.42), (97, 97, 98, 0.23), (98, 98, 99, -0.16), (100, 100, 102, -0.4),
+        (102, 110, 103, 0.5), (111, 111, 112, 0.33), (112, 112, 113, 0.09),
+        (113, 113, 114, -0.14), (115, 117, 115, 0.5), (119, 119, 119, 0.1), (122, 122, 122, 0.5),
+        (125, 125, 126, -0.1), (127, 131, 127, 0.5), (132, 132, 132, 0.19),
+        (133, 133, 133, -0.04), (134, 134, 134, -0.2), (135, 135, 136, -0.38),
+        (136, 136, 137, 0.27), (137, 143, 138, 0.5), (144, 144, 146, -0.4), (145, 145, 147, 0.42),
+        (146, 146, 149, -0.48), (147, 162, 149, 0.5),
     ),
 }
 """Where lanes 1 and 3 lie along lane 2, stretch by stretch: (first boundary, last boundary,
@@ -135,10 +150,11 @@ behind space ``i``) lie ``offset`` of a space ahead of lane 2's boundaries from 
 (negative: behind). On the board the outer lanes are staggered half a space against the middle
 lane on every straight (offset -0.5 or 0.5), so that a lane change lands half a space ahead; in
 corners the stagger changes: single boundaries level with lane 2's (offset 0) mark where, and
-single boundaries at a tenth of a space (offsets such as -0.1 or 0.4) hold the corner spaces
-whose boundaries spreading evenly would put more than an eighth of a space off. Read off the
-traced board: each boundary halfway between the centres of the spaces it parts, measured along
-lane 2; stretches are kept where they lie within a tenth of a space of a half or whole step."""
+single boundaries at other shares of a space hold the corner spaces where the board's spaces are
+uneven. Read off the traced board: on the straights each boundary halfway between the centres of
+the spaces it parts, measured along lane 2, kept where it lies within a tenth of a space of a
+half or whole step; in the corners, to a hundredth of a space, where the centres of the spaces
+on either side of it come out on the traced centres."""
 
 LANE_CHANGES: dict[tuple[str, str], tuple[tuple[int, int, int], ...]] = {
     ("1", "2"): (
@@ -205,6 +221,13 @@ CENTRE_LINE = (
 )
 """Centre of lane 2 at indices 0, 2, 4, ... 164, as (x, y) fractions of the board's width and
 height (y pointing down); the line closes from the last point back to the first."""
+
+ROAD_SHIFTS = ((56, 61, 0.3),)
+"""Stretches where the board's lanes lie beside lane 2's measured line: (from lane-2 boundary, to
+lane-2 boundary, distance in lane widths to the driver's right), eased in and out. In the Loews
+hairpin the printed road swings out by nearly a third of a lane against the line through lane 2's
+centres, which the builder rounds off there (the hairpin is tighter than the road's half
+width). Read off the traced board."""
 
 CENTRE_LINE_EXTRA = {
     49: (0.8061, 0.0726), 51: (0.8416, 0.0679), 53: (0.8551, 0.1148), 55: (0.8442, 0.1698),

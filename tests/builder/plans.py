@@ -6,7 +6,7 @@ import dataclasses
 import math
 from typing import Any
 
-from trackformat.builder import CornerPlan, LanePlan, PitPlan, TrackPlan
+from trackformat.builder import CornerPlan, LanePlan, PitPlan, Stagger, TrackPlan
 
 CENTRE = (700.0, 450.0)
 STRAIGHT = 600.0
@@ -41,6 +41,8 @@ def stadium_plan(**changes: Any) -> TrackPlan:
     """A 3-lane stadium, lane 1 outside with 48/44/40 spaces: two corners, grid and pit lane.
 
     Spaces are about 63 px long in every lane; index 0 is in the middle of the top straight.
+    Lanes 1 and 3 are staggered half a space behind lane 2 on the straights, as on a printed
+    board (the finish line too); round the bends their spaces are spread evenly.
     """
     plan = TrackPlan(
         name="Stadium",
@@ -49,9 +51,11 @@ def stadium_plan(**changes: Any) -> TrackPlan:
         centre_line=stadium_line(),
         lane_spacing=SPACING,
         lanes=[
-            LanePlan("1", 48, {0: FINISH}),
+            LanePlan("1", 48, follow="2", stagger=[
+                Stagger(0, 6, 0, -0.5), Stagger(19, 30, 17, -0.5), Stagger(43, 48, 39, -0.5)]),
             LanePlan("2", 44, {0: FINISH}),
-            LanePlan("3", 40, {0: FINISH}),
+            LanePlan("3", 40, follow="2", stagger=[
+                Stagger(0, 6, 0, -0.5), Stagger(15, 26, 17, -0.5), Stagger(35, 40, 39, -0.5)]),
         ],
         corners=[
             CornerPlan("east", "East", 2, {"1": (6, 18), "2": (6, 16), "3": (6, 14)}),

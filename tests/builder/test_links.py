@@ -18,11 +18,13 @@ def stadium() -> Track:
     return build_track(stadium_plan())
 
 
-def test_on_a_straight_in_step_lanes_link_ahead_and_diagonally_ahead(stadium: Track) -> None:
-    # Index 2 of every lane lies on the top straight, where the three lanes are cut in step.
-    assert moves_from(stadium, "1-02") == {"1-03", "2-03"}
+def test_on_a_straight_staggered_lanes_link_ahead_and_half_a_space_ahead(stadium: Track) -> None:
+    # Index 2 of every lane lies on the top straight, where lanes 1 and 3 are cut half a space
+    # behind lane 2: a lane change lands on the space of the next lane that starts half a space
+    # ahead, never level with the next space of the lane.
+    assert moves_from(stadium, "1-02") == {"1-03", "2-02"}
     assert moves_from(stadium, "2-02") == {"2-03", "1-03", "3-03"}
-    assert moves_from(stadium, "3-02") == {"3-03", "2-03"}
+    assert moves_from(stadium, "3-02") == {"3-03", "2-02"}
 
 
 def test_the_last_space_of_a_lane_links_over_the_line(stadium: Track) -> None:
@@ -52,7 +54,7 @@ def test_every_lane_change_goes_forward_to_a_touching_space(stadium: Track) -> N
 
 def test_overrides_add_and_remove_arrows() -> None:
     track = build_track(stadium_plan(
-        links_removed=[(("1", 2), ("2", 3))],
+        links_removed=[(("1", 2), ("2", 2))],
         links_added=[(("2", 30), ("3", 30))],
     ))
     assert moves_from(track, "1-02") == {"1-03"}

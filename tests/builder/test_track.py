@@ -20,9 +20,8 @@ def test_a_sound_plan_gives_a_track_the_validator_accepts() -> None:
     report = validate(track)
     assert report.errors == 0, report.to_text()
     warned = {d.code for d in report.diagnostics if d.severity is Severity.WARNING}
-    # A four-slot grid is short of a full field, and the plan lays its lanes level, not
-    # staggered like a printed board.
-    assert warned <= {"GRID004", "LAP006"}
+    # A four-slot grid is short of a full field; the lanes are staggered like a printed board.
+    assert warned <= {"GRID004"}
 
 
 def test_the_track_has_what_the_plan_says() -> None:
@@ -51,7 +50,10 @@ def test_corner_paths_follow_the_lane_counts_on_a_plain_bend() -> None:
     track = build_track(stadium_plan())
     graphs = build_graphs(track)
     measured = {c.id: measure_corner(graphs, c) for c in track.corners}
-    assert (measured["east"].long, measured["east"].short) == (13, 9)
+    # The shortest is the inside lane's count less a space gained on the way in; the longest
+    # the outside lane's count, plus one in the east bend, where lane 1 enters half a space
+    # behind lane 2 and may still change onto lane 2's first corner space.
+    assert (measured["east"].long, measured["east"].short) == (14, 9)
     assert (measured["west"].long, measured["west"].short) == (13, 8)
 
 

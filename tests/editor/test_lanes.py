@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
+from shapely.geometry import Polygon
 
 from editor import lanes
 from editor.edits import EditError
@@ -47,3 +50,72 @@ def test_spaces_per_lane_can_differ_and_are_checked() -> None:
         lanes.LaneSettings(lanes=3, spaces=(10, 12)).per_lane()
     with pytest.raises(EditError, match="at least two points"):
         lanes.add_stretch(EMPTY, [(1.0, 1.0)], lanes.LaneSettings())
+
+
+def test_a_space_length_gives_each_lane_the_spaces_that_fit_its_own_line() -> None:
+    # A straight of 800 px, then a half turn to the right: the right-hand lane is the inside.
+    line = [(100.0, 300.0), (500.0, 300.0), (900.0, 300.0), (1050.0, 450.0), (900.0, 600.0)]
+    settings = lanes.LaneSettings(lanes=3, spacing=40, space_length=80.0)
+    stretch = lanes.preview(EMPTY, line, settings)
+    assert stretch.counts[0] > stretch.counts[1] > stretch.counts[2]
+    assert stretch.counts[1] == pytest.approx((800 + math.pi * 150) / 80, abs=1)
+    assert all(abs(length - 80.0) <= 40.0 / min(stretch.counts) for length in
+               stretch.space_lengths)
+    track = lanes.add_stretch(EMPTY, line, settings)
+    per_lane = [sum(1 for s in track.spaces if s.lane == lane) for lane in "123"]
+    assert per_lane == stretch.counts
+    # On the straight, a space is 80 px long.
+    centres = {s.id: s.centre for s in track.spaces}
+    assert math.dist(centres["2-001"], centres["2-002"]) == pytest.approx(80.0, abs=2.0)
+
+
+def test_a_stagger_lays_every_other_lane_half_a_space_ahead() -> None:
+    settings = lanes.LaneSettings(lanes=3, spacing=40, space_length=80.0, stagger=(0.5,))
+    assert settings.per_lane_stagger() == [0.0, 0.5, 0.0]
+    track = lanes.add_stretch(EMPTY, [(100.0, 300.0), (900.0, 300.0)], settings)
+    centres = {s.id: s.centre for s in track.spaces}
+    assert centres["2-000"][0] - centres["1-000"][0] == pytest.approx(40.0, abs=0.5)
+    assert centres["3-000"][0] == pytest.approx(centres["1-000"][0], abs=0.5)
+    # A lane change lands half a space ahead, and a change and back one space ahead: the
+    # validator finds the lanes staggered.
+    moves = {(link.from_, link.to) for link in track.links}
+    assert ("1-003", "2-003") in moves and ("2-003", "1-004") in moves
+    assert ("1-003", "2-004") not in moves
+    report = validate(track, codes=["LAP006", "GEOM001", "GEOM002", "GEOM003"])
+    assert report.errors == 0 and report.warnings == 0, report.to_text()
+
+
+def test_staggers_are_shares_of_a_space_lane_by_lane() -> None:
+    assert lanes.parse_stagger("0, 0.5,0") == (0.0, 0.5, 0.0)
+    assert lanes.parse_stagger("") == ()
+    with pytest.raises(EditError, match="share of a space"):
+        lanes.parse_stagger("half")
+    with pytest.raises(EditError, match="from 0 to under 1"):
+        lanes.parse_stagger("1.5")
+    with pytest.raises(EditError, match="one for each of the 3 lanes"):
+        lanes.LaneSettings(lanes=3, stagger=(0.5, 0.0)).per_lane_stagger()
+
+
+def _overlap(track: Track) -> float:
+    """Area (px²) where two spaces of the track lie over each other."""
+    outlines = [Polygon(s.polygon) for s in track.spaces]
+    return sum(a.intersection(b).area for i, a in enumerate(outlines) for b in outlines[i + 1:])
+
+
+@pytest.mark.parametrize("stagger", [(), (0.5,)])
+def test_a_stretch_joined_at_a_bend_meets_the_last_one_edge_to_edge(
+    stagger: tuple[float, ...]
+) -> None:
+    settings = lanes.LaneSettings(lanes=3, spacing=40, spaces=(8,), stagger=stagger)
+    first = lanes.add_stretch(EMPTY, [(100.0, 300.0), (300.0, 300.0), (500.0, 300.0)], settings)
+    # The next stretch starts a few pixels off the end and turns right at once.
+    track = lanes.add_stretch(first, [(505.0, 302.0), (650.0, 350.0), (760.0, 460.0)], settings)
+    assert all(Polygon(s.polygon).is_valid for s in track.spaces)
+    assert _overlap(track) < 1.0
+    spaces = {s.id: s for s in track.spaces}
+    for lane in "123":
+        old, new = Polygon(spaces[f"{lane}-007"].polygon), Polygon(spaces[f"{lane}-008"].polygon)
+        # They share their whole cut: a lane width of common edge, no gap.
+        assert old.intersection(new).length == pytest.approx(40.0, abs=0.1)
+        assert (f"{lane}-007", f"{lane}-008") in {(k.from_, k.to) for k in track.links}
+    assert not lanes.open_ends(first).keys() & lanes.open_ends(track).keys()

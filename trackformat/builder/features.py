@@ -99,8 +99,8 @@ def pit_strips(
     side = 1.0 if right else -1.0
     edge = beside.right if right else beside.left
     pit_offset = edge + side * (plan.gap * lane_width + lane_width / 2)
-    cuts = _beside_cuts(beside, plan) or tuple(even_cuts(road, pit_offset, start, end,
-                                                          plan.spaces))
+    cuts = (_given_cuts(beside, plan, start, road.length) or _beside_cuts(beside, plan)
+            or tuple(even_cuts(road, pit_offset, start, end, plan.spaces)))
     strips = [Strip(PIT_PREFIX, pit_offset, lane_width, cuts, taper=plan.taper,
                     outer="right" if right else "left")]
     if plan.box_side not in ("inside", "outside") or plan.box_width <= 0:
@@ -118,6 +118,29 @@ def pit_strips(
             )
         strips.append(Strip(box, box_offset, box_width, (cuts[first], cuts[last + 1])))
     return strips
+
+
+def _given_cuts(
+    beside: Strip, plan: PitPlan, start: float, loop: float
+) -> tuple[float, ...] | None:
+    """The pit lane's cuts where the plan gives its inner boundaries (None when it does not)."""
+    if not plan.boundaries:
+        return None
+    if len(plan.boundaries) != plan.spaces - 1:
+        raise BuildError(f"pit lane boundaries: give the {plan.spaces - 1} inner boundaries of its "
+                         f"{plan.spaces} spaces, not {len(plan.boundaries)}")
+    count = len(beside.cuts) - 1
+    cuts = [start]
+    for number, boundary in enumerate((*plan.boundaries, plan.end), start=1):
+        if not 0 <= boundary <= count:
+            raise BuildError(f"pit lane boundary {number}: lane {beside.name} has boundaries "
+                             f"0..{count}, not {boundary:g}")
+        position = start + (_boundary(beside, boundary) - start) % loop
+        if position <= cuts[-1]:
+            raise BuildError(f"pit lane boundary {number} ({boundary:g}) is not ahead of the one "
+                             "before it")
+        cuts.append(position)
+    return tuple(cuts)
 
 
 def _beside_cuts(beside: Strip, plan: PitPlan) -> tuple[float, ...] | None:

@@ -5,7 +5,7 @@ away from it, and comes back at the exit. A strip at one offset cannot draw that
 gets a road of its own: the track's road, offset by the plan's ``profile`` (the distance from the
 lane beside it at each of the pit lane's boundaries, eased in between so the lane never kinks).
 Its spaces are cut on that road beside equal lengths of the track's centre line, between the
-ends they would have beside the track.
+ends they would have beside the track, or beside the boundaries the plan gives.
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ def profiled_pit_shapes(
     # the board spaces its pit lane by the track beside it.
     start, end = pit.cuts[0], pit.cuts[-1]
     count = len(pit.cuts) - 1
-    cuts = [start + (end - start) * k / count for k in range(count + 1)]
+    cuts = (list(pit.cuts) if plan.boundaries
+            else [start + (end - start) * k / count for k in range(count + 1)])
     if len(profile) != len(cuts):
         raise BuildError(
             f"pit lane profile: give a distance for each of its {len(cuts)} boundaries, "

@@ -76,6 +76,23 @@ class LanePlan:
 
 
 @dataclass(frozen=True)
+class RoadShift:
+    """A stretch where the lanes lie beside the centre line instead of on it, shifted sideways.
+
+    Rounding off a hairpin's centre line (see ``TrackPlan.min_radius``) pulls its apex in;
+    printed boards also swing a whole bend out or in against the line measured along one lane.
+    From station ``start`` to station ``end`` (running forward, round the lap if ``end`` is
+    smaller) the lanes move ``distance`` lane widths to the driver's right (negative: left),
+    easing in from nothing at ``start`` to the full distance midway and out again by ``end``,
+    so the road never kinks.
+    """
+
+    start: float
+    end: float
+    distance: float
+
+
+@dataclass(frozen=True)
 class CornerPlan:
     """A corner: its spaces as an inclusive index range in each lane, stops and printed numbers."""
 
@@ -122,6 +139,10 @@ class PitPlan:
     """Share of a space by which the outer side of the first and last pit spaces is cut short,
     so the pit lane leaves and rejoins the track at a slant (and the sideways move from the
     track space beside the first pit space still goes forward)."""
+    boundaries: Sequence[float] = ()
+    """Where the pit lane's inner boundaries lie (``spaces - 1`` values, entry first), as
+    boundaries of ``beside`` like ``start`` and ``end``: a board whose pit spaces are uneven.
+    Empty: the pit lane is cut into equal lengths of the track's centre line."""
     gap: float = 0.0
     """Width of a wall between the track and the pit lane, in lane widths. None by default: the
     entry and exit are moves of one space, so the pit lane must touch the lane it leaves from."""
@@ -156,6 +177,9 @@ class TrackPlan:
     :func:`trackformat.builder.lanes.even_cuts`)."""
     pull: float = 1.0
     """How firmly fitted cuts stay beside their targets (see ``LanePlan.targets``)."""
+    shifts: Sequence[RoadShift] = ()
+    """Stretches where the lanes lie shifted sideways off the centre line (see
+    :class:`RoadShift`); they must not overlap."""
     corners: Sequence[CornerPlan] = ()
     lane_changes: Sequence[LaneChanges] | None = None
     """Every lane change of the track, written space by space as the board's arrows allow them.

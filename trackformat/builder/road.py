@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from trackformat.builder.errors import BuildError
@@ -180,7 +180,15 @@ class Road:
     has its lane centres at -36, 0 and 36.
     """
 
-    def __init__(self, points: Sequence[Point], *, closed: bool) -> None:
+    def __init__(
+        self,
+        points: Sequence[Point],
+        *,
+        closed: bool,
+        directions: Mapping[int, Point] | None = None,
+    ) -> None:
+        """``directions`` pins the driving direction at some vertices (by index) instead of the
+        one taken from their neighbours: where a road must leave square from a given cut."""
         line = [(float(x), float(y)) for x, y in points]
         if closed and len(line) > 1 and line[0] == line[-1]:
             line.pop()
@@ -198,6 +206,12 @@ class Road:
             self.positions.append(self.positions[-1] + step)
         self.length = self.positions[-1]
         self._tangents = [self._vertex_tangent(i) for i in range(count)]
+        for i, (dx, dy) in (directions or {}).items():
+            norm = math.hypot(dx, dy)
+            if not 0 <= i < count or norm == 0:
+                raise BuildError(f"a road's direction is pinned at vertex {i}, which it lacks, "
+                                 "or is no direction")
+            self._tangents[i] = (dx / norm, dy / norm)
         self._lane_cache: dict[tuple[float, float], list[float]] = {}
 
     def _vertex_tangent(self, i: int) -> Point:

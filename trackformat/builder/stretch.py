@@ -1,15 +1,23 @@
 """A stretch of road: the lanes of an open piece of track, from a centre line clicked by hand.
 
 The editor's lane tool calls this: a designer clicks along the middle of a stretch of printed road,
-chooses the lanes, their spacing and how many spaces each lane has, and gets the spaces (outlines
-that tile the road, with centres and headings) and the moves between them by the straight rule,
-from the same road, cutting and linking code as whole circuits.
+chooses the lanes, their spacing, how many spaces each lane has (or how long a space is), how far
+each lane is staggered, and gets the spaces (outlines that tile the road, with centres and
+headings) and the moves between them by the straight rule, from the same road, cutting and
+linking code as whole circuits.
+
+A stretch may start where earlier lanes end (:class:`StretchStart`): its road then leaves square
+from their end cut, in their direction, so the new spaces meet the old ones edge to edge even
+when the road bends right after the join. A staggered lane runs past the end of the clicked line
+by its stagger (straight on), which is where the next stretch picks it up.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+import math
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
 
 from trackformat.builder.cutting import lane_offsets
 from trackformat.builder.errors import BuildError
@@ -19,6 +27,9 @@ from trackformat.builder.road import Point, Road, limit_curvature, smooth_line
 from trackformat.builder.track import MIN_STEP, TOUCH
 from trackformat.model.track import Link, Space, SpaceKind
 
+EPSILON = 0.01
+"""How far (px) behind a join's entry the smooth line is aimed from, so it leaves straight on."""
+
 
 @dataclass(frozen=True)
 class Stretch:
@@ -26,54 +37,105 @@ class Stretch:
 
     lanes: tuple[tuple[Space, ...], ...]
     links: tuple[Link, ...]
+    space_lengths: tuple[float, ...] = ()
+    """Each lane's length of a space along its own line, in px (what the designer reads back)."""
 
     @property
     def spaces(self) -> list[Space]:
         return [space for lane in self.lanes for space in lane]
+
+    @property
+    def counts(self) -> list[int]:
+        """Spaces in each lane, from the left."""
+        return [len(lane) for lane in self.lanes]
+
+
+@dataclass(frozen=True)
+class StretchStart:
+    """The end cut of earlier lanes that a stretch continues from.
+
+    ``point`` is the middle of the road on the rearmost of those lanes' end cuts and
+    ``direction`` the way they run there (a unit vector, square to the cut); ``lanes`` gives, for
+    lanes of the stretch (by position from the left) that continue an earlier lane, how far
+    ahead of ``point`` that lane's end cut lies (a staggered lane ends further on).
+    """
+
+    point: Point
+    direction: Point
+    lanes: Mapping[int, float] = field(default_factory=dict)
 
 
 def build_stretch(
     centre_line: Sequence[Point],
     lane_ids: Sequence[str],
     spacing: float,
-    spaces_per_lane: Sequence[int],
+    spaces_per_lane: Sequence[int] | None,
     *,
     names: Sequence[Sequence[str]] | None = None,
     single_arrow: Collection[str] = (),
     smoothing: int = 8,
+    space_length: float | None = None,
+    stagger: Sequence[float] = (),
+    start: StretchStart | None = None,
 ) -> Stretch:
     """Lanes along an open centre line (board pixels, in the driving direction).
 
     ``spaces_per_lane[k]`` spaces are cut evenly along lane ``k``'s own line (so the inside of a
-    bend gets shorter spaces when it has fewer). Space ids default to ``<lane>-s<number>``;
-    ``names`` gives them explicitly, lane by lane. Raises :class:`BuildError` saying what is wrong.
+    bend gets shorter spaces when it has fewer); with ``space_length`` instead, each lane gets as
+    many spaces of about that length as fit its own line. ``stagger[k]`` (a share of a space, 0
+    to under 1) shifts lane ``k``'s spaces forward: it starts and ends that much further on.
+    ``start`` joins the stretch to earlier lanes (see :class:`StretchStart`); its first point
+    replaces the first clicked point. Space ids default to ``<lane>-s<number>``; ``names`` gives
+    them explicitly, lane by lane. Raises :class:`BuildError` saying what is wrong.
     """
-    if not 1 <= len(lane_ids) <= 4:
-        raise BuildError(f"a stretch has 1 to 4 lanes, not {len(lane_ids)}")
-    if len(spaces_per_lane) != len(lane_ids):
-        raise BuildError("give a number of spaces for every lane")
-    if any(count < 1 for count in spaces_per_lane):
-        raise BuildError("every lane needs at least one space")
+    count = len(lane_ids)
+    if not 1 <= count <= 4:
+        raise BuildError(f"a stretch has 1 to 4 lanes, not {count}")
+    if space_length is None:
+        if spaces_per_lane is None or len(spaces_per_lane) != count:
+            raise BuildError("give a number of spaces for every lane")
+        if any(n < 1 for n in spaces_per_lane):
+            raise BuildError("every lane needs at least one space")
+    elif not space_length > 0:
+        raise BuildError(f"a space length must be positive, got {space_length:g}")
     if spacing <= 0:
         raise BuildError(f"lane spacing must be positive, got {spacing:g}")
+    shares = list(stagger) or [0.0] * count
+    if len(shares) != count:
+        raise BuildError(f"give a stagger for every one of the {count} lanes")
+    if any(not 0 <= share < 1 for share in shares):
+        raise BuildError("a lane's stagger is a share of a space, from 0 to under 1")
     points = [(float(x), float(y)) for x, y in centre_line]
     if len(points) < 2:
         raise BuildError("click at least two points along the middle of the road")
-    dense = (
-        smooth_line(points, closed=False, samples=smoothing)
-        if smoothing > 1 and len(points) > 2
-        else points
-    )
-    dense = limit_curvature(
-        dense, closed=False, min_radius=len(lane_ids) * spacing / 2 + spacing / 20
-    )
-    road = Road(dense, closed=False)
-    strips = [
-        Strip(lane, offset, spacing, tuple(even_cuts(road, offset, 0.0, road.length, count)))
-        for lane, offset, count in zip(
-            lane_ids, lane_offsets(len(lane_ids), spacing), spaces_per_lane, strict=True
-        )
-    ]
+    offsets = lane_offsets(count, spacing)
+    wanted = [] if space_length else list(spaces_per_lane or [])
+    # Room past the last click for the staggered lanes: their stagger of the longest space the
+    # outside lane could have.
+    clicked = sum(math.dist(a, b) for a, b in pairwise(points))
+    longest = space_length or 2 * (clicked + count * spacing) / min(wanted)
+    lead = 0.0
+    if start is not None:
+        lead = max([*start.lanes.values(), 0.0]) + spacing / 4
+    road, finish = _road(points, start, lead, smoothing, count * spacing / 2 + spacing / 20,
+                         overhang=max(shares) * longest + spacing)
+
+    strips = []
+    for k, (lane, offset) in enumerate(zip(lane_ids, offsets, strict=True)):
+        span = road.lane_distance(offset, finish) - road.lane_distance(offset, 0.0)
+        per_space = space_length if space_length else span / wanted[k]
+        first = start.lanes[k] if start is not None and k in start.lanes else (
+            shares[k] * per_space)
+        last = finish + shares[k] * per_space
+        if last <= first:
+            raise BuildError(f"lane {lane}: the road ends before the lane starts; click further")
+        if space_length:
+            length = road.lane_distance(offset, last) - road.lane_distance(offset, first)
+            spaces = max(1, round(length / space_length))
+        else:
+            spaces = wanted[k]
+        strips.append(Strip(lane, offset, spacing,
+                            tuple(even_cuts(road, offset, first, last, spaces))))
     shapes = shape_strips(road, strips)
     rows = [shapes[lane] for lane in lane_ids]
     ids = (
@@ -105,4 +167,60 @@ def build_stretch(
         )
         for lane, row, row_ids in zip(lane_ids, rows, ids, strict=True)
     )
-    return Stretch(lanes, tuple(Link(**{"from": a, "to": b}) for a, b in pairs))
+    lengths = tuple(
+        (road.lane_distance(strip.offset, strip.cuts[-1])
+         - road.lane_distance(strip.offset, strip.cuts[0])) / (len(strip.cuts) - 1)
+        for strip in strips
+    )
+    return Stretch(lanes, tuple(Link(**{"from": a, "to": b}) for a, b in pairs), lengths)
+
+
+def _road(
+    points: list[Point],
+    start: StretchStart | None,
+    lead: float,
+    smoothing: int,
+    min_radius: float,
+    *,
+    overhang: float,
+) -> tuple[Road, float]:
+    """The stretch's road, and the position on it of the last clicked point.
+
+    At a join the road starts at the join's point and runs straight on in its direction for
+    ``lead`` px (past every earlier lane's staggered end), then bends towards the clicks, leaving
+    that straight without a kink. Past the last click it runs straight on for ``overhang`` px,
+    for staggered lanes to end on. Both straights have their direction pinned, so an earlier
+    stretch's staggered ends and the next stretch's starts lie on the same straight line.
+    """
+    head: list[Point] = []
+    knots = list(points)
+    phantom: Point | None = None
+    if start is not None:
+        (x, y), (dx, dy) = start.point, start.direction
+        entry = (x + lead * dx, y + lead * dy)
+        if math.dist(entry, points[1]) < lead / 2:
+            raise BuildError("click further from the lane ends the stretch joins")
+        head = [start.point]
+        knots[0] = entry
+        # A point just behind the entry makes the smooth line leave it in the join's direction.
+        phantom = (entry[0] - EPSILON * dx, entry[1] - EPSILON * dy)
+    if smoothing > 1 and (len(knots) > 2 or phantom is not None):
+        if phantom is not None:
+            dense = smooth_line([phantom, *knots], closed=False, samples=smoothing)[smoothing:]
+        else:
+            dense = smooth_line(knots, closed=False, samples=smoothing)
+    else:
+        dense = knots
+    dense = limit_curvature(dense, closed=False, min_radius=min_radius)
+    (ax, ay), (bx, by) = dense[-2], dense[-1]
+    norm = math.hypot(bx - ax, by - ay)
+    if norm == 0:
+        raise BuildError("the last two points of the road are the same")
+    ending = ((bx - ax) / norm, (by - ay) / norm)
+    line = [*head, *dense, (bx + overhang * ending[0], by + overhang * ending[1])]
+    last = len(head) + len(dense) - 1
+    directions = {last: ending, last + 1: ending}
+    if start is not None:
+        directions.update({0: start.direction, 1: start.direction})
+    road = Road(line, closed=False, directions=directions)
+    return road, road.positions[last]

@@ -25,8 +25,8 @@ from trackformat.builder.links import (
     written_lane_changes,
 )
 from trackformat.builder.pit_road import profiled_pit_shapes
-from trackformat.builder.plan import TrackPlan
-from trackformat.builder.road import Road, limit_curvature, smooth_line
+from trackformat.builder.plan import RoadShift, TrackPlan
+from trackformat.builder.road import Point, Road, limit_curvature, smooth_line
 from trackformat.model.track import (
     Board,
     Lane,
@@ -60,17 +60,60 @@ def make_road(plan: TrackPlan) -> tuple[Road, Stations]:
     )
     dense = limit_curvature(dense, closed=True, min_radius=min_radius)
     road = Road(dense, closed=True)
-    knots = [road.positions[j * samples] for j in range(len(points))] + [road.length]
+    station = _stations(road, len(points), samples)
+    if plan.shifts:
+        road = Road(shifted_line(road, station, plan.shifts, plan.lane_spacing), closed=True)
+        station = _stations(road, len(points), samples)
+    return road, station
+
+
+def _stations(road: Road, count: int, samples: int) -> Stations:
+    """Stations to road positions: knot ``j`` of the plan's line is the road's vertex
+    ``j * samples``, and a station's fraction is taken by length between two knots."""
+    knots = [road.positions[j * samples] for j in range(count)] + [road.length]
 
     def station(value: float) -> float:
         if not math.isfinite(value):
             raise BuildError(f"station {value!r} is not a number")
         whole = math.floor(value)
-        j = whole % len(points)
+        j = whole % count
         fraction = value - whole
         return knots[j] + fraction * (knots[j + 1] - knots[j])
 
-    return road, station
+    return station
+
+
+def shifted_line(
+    road: Road, station: Stations, shifts: Sequence[RoadShift], lane_width: float
+) -> list[Point]:
+    """The road's vertices moved sideways by the plan's shifts (see :class:`RoadShift`).
+
+    Each vertex moves along the road's normal there, by the shift's distance eased in and out
+    (a sine squared bump), so a shifted stretch joins the rest of the road without a kink.
+    """
+    spans: list[tuple[float, float, float]] = []
+    for number, shift in enumerate(shifts, start=1):
+        start, end = station(shift.start), station(shift.end)
+        if end <= start:
+            end += road.length
+        if not math.isfinite(shift.distance) or abs(shift.distance) > 2:
+            raise BuildError(f"road shift {number}: {shift.distance:g} lane widths is not a "
+                             "sideways shift within two lane widths")
+        for other_start, other_end, _ in spans:
+            if any(start + lap < other_end and other_start < end + lap
+                   for lap in (-road.length, 0.0, road.length)):
+                raise BuildError(f"road shift {number} (stations {shift.start:g} to "
+                                 f"{shift.end:g}) overlaps another")
+        spans.append((start, end, shift.distance * lane_width))
+    moved: list[Point] = []
+    for position in road.positions[:-1]:
+        offset = 0.0
+        for start, end, distance in spans:
+            share = ((position - start) % road.length) / (end - start)
+            if share < 1.0:
+                offset += distance * math.sin(math.pi * share) ** 2
+        moved.append(road.offset_point(position, offset))
+    return moved
 
 
 def build_track(plan: TrackPlan) -> Track:
