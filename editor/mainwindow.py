@@ -9,10 +9,12 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QFrame,
     QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QScrollArea,
     QUndoView,
     QWidget,
 )
@@ -34,6 +36,8 @@ from trackformat.lint import Diagnostic, Report
 from trackformat.model import Board, Metadata, Track
 
 TRACK_FILTER = "Track files (*.json);;All files (*)"
+OPTIONS_HEIGHT = 150
+"""Height (px) the tool options panel keeps whatever the tool; longer options scroll."""
 
 
 def empty_track(
@@ -117,9 +121,10 @@ class MainWindow(QMainWindow):
         # Room for every tool's options from the start, so that changing tools never resizes
         # the panels beside the board, nor so the board.
         sizes = [o.minimumSizeHint() for t in self.tools.values() if (o := t.options())]
+        scroll_bar = self.options_area.verticalScrollBar().sizeHint().width()
         self.options_dock.setMinimumSize(
-            max((z.width() for z in sizes), default=0) + 12,
-            max((z.height() for z in sizes), default=0) + 24,
+            max((z.width() for z in sizes), default=0) + scroll_bar + 12,
+            min(max((z.height() for z in sizes), default=0), OPTIONS_HEIGHT) + 24,
         )
         self.scene.clear_all()
         self.scene.show_track(document.track)
@@ -299,8 +304,12 @@ class MainWindow(QMainWindow):
             "Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea
         )
         # Above the inspector, in the column the panels already take: the board keeps its width.
+        # The options scroll rather than grow, so the window still fits a laptop's screen.
+        self.options_area = QScrollArea(self)
+        self.options_area.setWidgetResizable(True)
+        self.options_area.setFrameShape(QFrame.Shape.NoFrame)
         self.options_dock = self._dock(
-            "Tool options", QLabel(""), Qt.DockWidgetArea.RightDockWidgetArea
+            "Tool options", self.options_area, Qt.DockWidgetArea.RightDockWidgetArea
         )
         self.inspector_dock = self._dock(
             "Inspector", QWidget(), Qt.DockWidgetArea.RightDockWidgetArea
@@ -338,9 +347,10 @@ class MainWindow(QMainWindow):
         tool = self.tools[name]
         self.view.set_tool(tool)
         options = tool.options()
-        # The dock keeps the widgets it showed before as children; the tools keep their own.
-        # It stays shown (saying when a tool has no options), so the board does not jump.
-        self.options_dock.setWidget(options or QLabel(f"The {name} tool has no options"))
+        # Taken out, not deleted: each tool keeps its options widget for the next time. The
+        # dock stays shown (saying when a tool has no options), so the board does not jump.
+        self.options_area.takeWidget()
+        self.options_area.setWidget(options or QLabel(f"The {name} tool has no options"))
         self.options_dock.setWindowTitle(f"{name} options")
         for action in self.tool_actions.actions():
             action.setChecked(action.text() == name)

@@ -82,7 +82,7 @@ def test_align_moves_the_picture_onto_the_track_and_the_file_keeps_it(
     window.view.fit()
     window.choose_tool("Align")
     tool = window.view.tool
-    assert window.options_dock.widget() is tool.options()
+    assert window.options_area.widget() is tool.options()
     tool.mode_box.setCurrentText(MOVE_PICTURE)
     assert "point of the board picture" in window.status_label.text()
     # The picture is shifted by (+100, +50) and a tenth too small: its pixel p belongs at

@@ -167,7 +167,7 @@ def test_lane_tool_previews_and_adds_lanes(window, qtbot) -> None:  # type: igno
     window.view.fit()
     window.choose_tool("Lanes")
     tool = window.view.tool
-    assert window.options_dock.widget() is tool.options()
+    assert window.options_area.widget() is tool.options()
     tool.counts_edit.setText("12")
     tool.lanes_box.setValue(2)
     viewport = window.view.viewport()
