@@ -89,6 +89,12 @@ MANIFEST: dict[str, str | None] = {
     "format_version_string.json": "/format_version",
     "format_version_negative.json": "/format_version",
     "wrong_format.json": "/format",
+    # version 0 (the draft format) with values of the wrong type: upgraded as they are, then
+    # reported where they are
+    "v0_metadata_list.json": "/metadata",
+    "v0_metadata_string.json": "/metadata",
+    "v0_links_null.json": "/links",
+    "v0_spaces_number.json": "/spaces",
     # these load: the validator reports the dangling reference (exit 1)
     "dangling_link.exit1.json": "/links/35",
     "dangling_corner.exit1.json": "/corners/0/spaces/4",
@@ -112,6 +118,10 @@ REASONS: dict[str, str] = {
     "duplicate_key_top.json": "more than once",
     "duplicate_key_nested.json": "more than once",
     "unknown_field_top.json": "unknown field",
+    "v0_metadata_list.json": "valid dictionary",
+    "v0_metadata_string.json": "valid dictionary",
+    "v0_links_null.json": "valid list",
+    "v0_spaces_number.json": "valid list",
     "dangling_link.exit1.json": "ghost",
     "dangling_corner.exit1.json": "ghost",
     "dangling_grid.exit1.json": "ghost",
@@ -208,7 +218,8 @@ def test_hundred_thousand_nested_arrays(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 @pytest.mark.parametrize(
-    ("depth", "expected"), [(300, "/metadata/laps"), (5000, "nested too deeply")]
+    ("depth", "expected"),
+    [(300, "/metadata/laps"), (600, "nested too deeply"), (5000, "nested too deeply")],
 )
 def test_deep_nesting_inside_a_field(
     depth: int, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -28,6 +28,9 @@ LINE_WIDTH = 100
 """Arrays and objects that fit on a line of this width are written on one line."""
 
 
+_TOO_DEEP = "JSON nested too deeply: a track file is a few levels deep"
+
+
 class _Duplicates(dict[str, Any]):
     """A JSON object that remembers the keys it saw twice, so the error can say where."""
 
@@ -76,7 +79,7 @@ def parse_json(text: str, source: str) -> Any:
         raise TrackFileError(source, [Problem(f"not valid JSON: {err}")]) from None
     except RecursionError:
         raise TrackFileError(
-            source, [Problem("JSON nested too deeply: a track file is a few levels deep")]
+            source, [Problem(_TOO_DEEP)]
         ) from None
     try:
         duplicates: list[Problem] = []
@@ -86,7 +89,7 @@ def parse_json(text: str, source: str) -> Any:
         return document
     except RecursionError:
         raise TrackFileError(
-            source, [Problem("JSON nested too deeply: a track file is a few levels deep")]
+            source, [Problem(_TOO_DEEP)]
         ) from None
 
 
@@ -165,6 +168,8 @@ def track_from_document(document: Any, source: str) -> Track:
         upgraded = upgrade(document)
     except MigrationError as err:
         raise TrackFileError(source, [Problem(str(err), "/format_version")]) from None
+    except RecursionError:  # copying an old file's document before upgrading it
+        raise TrackFileError(source, [Problem(_TOO_DEEP)]) from None
     try:
         return Track.model_validate(upgraded)
     except ValidationError as err:
@@ -174,7 +179,7 @@ def track_from_document(document: Any, source: str) -> Track:
         ]
         raise TrackFileError(source, problems) from None
     except RecursionError:
-        raise TrackFileError(source, [Problem("JSON nested too deeply")]) from None
+        raise TrackFileError(source, [Problem(_TOO_DEEP)]) from None
 
 
 def loads_track(text: str, source: str = "<string>") -> Track:
