@@ -296,3 +296,18 @@ def test_info_on_bad_files_never_crashes(capsys: pytest.CaptureFixture[str]) -> 
         output = captured.out + captured.err
         assert code == (cli.EXIT_OK if name.endswith(".exit1.json") else cli.EXIT_UNUSABLE), name
         assert "Traceback" not in output and "internal error" not in output
+
+
+def test_a_file_is_read_with_a_limit_whatever_its_size_says(tmp_path: Path) -> None:
+    """Files under /proc say they are empty and are not; a regular file may grow after stat."""
+    from trackformat.io import FileRefused, read_limited
+
+    small = tmp_path / "small.json"
+    small.write_bytes(b"x" * 100)
+    assert read_limited(small, 100) == b"x" * 100
+    with pytest.raises(FileRefused, match="more than"):
+        read_limited(small, 99)
+    proc = Path("/proc/self/status")
+    if proc.exists() and proc.stat().st_size == 0:
+        with pytest.raises(FileRefused, match="holds more than"):
+            read_limited(proc, 10)

@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from trackformat.interop.render_svg import scene_to_svg
 from trackformat.interop.scene import Fill, Label, Scene, Stroke, build_scene
+from trackformat.io import FileRefused, read_limited
 from trackformat.model.track import Track
 
 SUPERSAMPLE = 2
@@ -35,6 +36,9 @@ HEAT_KEY = "stops"
 
 HEAT_KINDS = ("stops", "overshoots", "eliminations")
 """The per-space counts of a test-drive report."""
+
+MAX_HEATMAP_BYTES = 64 * 1024 * 1024
+"""Largest heatmap file read: a test-drive report of the largest track is far smaller."""
 
 
 def render_to_file(
@@ -85,9 +89,13 @@ def load_heatmap(path: str | os.PathLike[str], heat: str = HEAT_KEY) -> dict[str
         raise ValueError(f"heatmap: {heat!r} is not one of {', '.join(HEAT_KINDS)}")
     source = Path(path)
     try:
-        document = json.loads(source.read_text(encoding="utf-8"))
+        document = json.loads(read_limited(source, MAX_HEATMAP_BYTES, "heatmap").decode("utf-8"))
+    except FileRefused as err:
+        raise ValueError(f"heatmap {source}: {err.reason}") from None
     except OSError as err:
         raise ValueError(f"heatmap {source}: cannot be read: {err.strerror or err}") from None
+    except RecursionError:
+        raise ValueError(f"heatmap {source}: JSON nested too deeply") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise ValueError(f"heatmap {source}: not a JSON file ({err})") from None
     spaces = document.get("spaces", document) if isinstance(document, dict) else None

@@ -1,6 +1,7 @@
 """Reading and writing track files: JSON, format versions and migrations, located errors."""
 
 from trackformat.io.errors import Problem, TrackFileError, json_pointer
+from trackformat.io.files import FileRefused, read_limited
 from trackformat.io.jsonio import (
     dumps_document,
     dumps_track,
@@ -16,6 +17,7 @@ from trackformat.io.migrations import MIGRATIONS, MigrationError, upgrade
 
 __all__ = [
     "MIGRATIONS",
+    "FileRefused",
     "MigrationError",
     "Problem",
     "TrackFileError",
@@ -25,6 +27,7 @@ __all__ = [
     "load_track",
     "loads_track",
     "parse_json",
+    "read_limited",
     "save_track",
     "track_from_document",
     "track_to_document",

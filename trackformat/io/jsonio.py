@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from trackformat.io.errors import Problem, TrackFileError, json_pointer
+from trackformat.io.files import FileRefused, read_limited
 from trackformat.io.migrations import MigrationError, upgrade
 from trackformat.model.track import FORMAT_NAME, Track
 
@@ -188,21 +189,13 @@ def loads_track(text: str, source: str = "<string>") -> Track:
 
 
 def read_text(path: Path) -> str:
-    """Read a track file's text, refusing huge, binary and non-UTF-8 files with a clear reason."""
+    """Read a track file's text, refusing devices, pipes, huge, binary and non-UTF-8 files with
+    a clear reason."""
     source = str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise TrackFileError(
-                source,
-                [
-                    Problem(
-                        f"the file is {size / 1e6:.1f} MB, more than the "
-                        f"{MAX_FILE_BYTES // (1024 * 1024)} MB a track file may be"
-                    )
-                ],
-            )
-        data = path.read_bytes()
+        data = read_limited(path, MAX_FILE_BYTES, "track file")
+    except FileRefused as err:
+        raise TrackFileError(source, [Problem(err.reason)]) from None
     except IsADirectoryError:
         raise TrackFileError(source, [Problem("is a folder, not a track file")]) from None
     except FileNotFoundError:

@@ -1,0 +1,121 @@
+"""The command line against a hostile user: devices, closed pipes, file modes, huge pictures,
+tracks that cannot be raced. Each test checks a promise of docs/bad-input.md.
+
+Commands that could hang or eat the machine if a promise broke run in a child process with a
+time limit and a cap on its memory, so that a regression fails the test instead.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.factories import ring
+from trackformat import cli
+from trackformat.io import save_track
+
+ROOT = Path(__file__).parent.parent
+BAD = Path(__file__).parent / "data" / "bad"
+MEMORY_CAP = 1 << 30
+"""Address space of a child process: 1 GB, far more than any command here needs."""
+
+
+def _capped() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
+def run_child(*argv: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``python -m trackformat ARGV`` with at most 1 GB of memory and ``timeout`` seconds."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "trackformat", *argv], capture_output=True, text=True,
+            cwd=ROOT, timeout=timeout, preexec_fn=_capped, env=env,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"trackformat {' '.join(argv)} ran for more than {timeout} s")
+
+
+@pytest.fixture
+def ring_file(tmp_path: Path) -> str:
+    path = tmp_path / "ring.json"
+    save_track(ring(), path)
+    return str(path)
+
+
+# -- devices and pipes are refused, whatever stat says -------------------------------------------
+
+
+DEVICES = [d for d in ("/dev/zero", "/dev/urandom") if Path(d).exists()]
+
+
+@pytest.mark.skipif(not DEVICES, reason="no /dev/zero on this system")
+@pytest.mark.parametrize("command", ["validate", "info"])
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_device_is_refused_not_read(command: str, device: str) -> None:
+    result = run_child(command, device, timeout=60)
+    assert result.returncode == cli.EXIT_UNUSABLE, result.stderr
+    assert f"{device}: is a device, not a file" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.skipif(not DEVICES, reason="no /dev/zero on this system")
+def test_a_device_as_ruleset_is_refused_before_racing(ring_file: str) -> None:
+    result = run_child("testdrive", ring_file, "--ruleset", "/dev/zero", "--races", "1",
+                       timeout=60)
+    assert result.returncode == cli.EXIT_UNUSABLE, result.stderr
+    assert "/dev/zero: is a device, not a file" in result.stderr
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
+    fifo = tmp_path / "track.json"
+    os.mkfifo(fifo)
+    result = run_child("validate", str(fifo), timeout=60)
+    assert result.returncode == cli.EXIT_UNUSABLE
+    assert f"{fifo}: is a pipe, not a file" in result.stderr
+
+
+# -- a closed pipe does not turn a failure into success ------------------------------------------
+
+
+class ClosedPipe(io.StringIO):
+    """stdout of `trackformat ... | head -0`: every write finds the reader gone."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_a_closed_pipe_keeps_the_failure_exit_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    invalid = str(BAD / "dangling_link.exit1.json")
+    assert cli.main(["validate", invalid]) == cli.EXIT_INVALID
+    assert cli.main(["validate", "--format", "json", invalid]) == cli.EXIT_INVALID
+    assert cli.main(["validate", invalid, str(BAD / "empty.json")]) == cli.EXIT_UNUSABLE
+    assert cli.main(["info", str(BAD / "empty.json")]) == cli.EXIT_UNUSABLE
+    assert cli.main(["validate", str(ROOT / "tracks" / "monaco.json")]) == cli.EXIT_OK
+
+
+@pytest.mark.parametrize("copies", [1, 200])
+def test_validate_into_a_closed_pipe_exits_1_quietly(copies: int) -> None:
+    """One file prints less than a pipe's buffer, 200 print far more: both must exit 1."""
+    invalid = str(BAD / "dangling_link.exit1.json")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "trackformat", "validate", *[invalid] * copies],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert process.stdout is not None
+    process.stdout.close()  # the reader is gone before the first line
+    _, err = process.communicate(timeout=120)
+    assert process.returncode == cli.EXIT_INVALID, err
+    assert "BrokenPipe" not in err and "Traceback" not in err and "Exception" not in err
