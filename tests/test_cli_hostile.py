@@ -10,8 +10,10 @@ from __future__ import annotations
 import io
 import os
 import resource
+import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +140,58 @@ def test_two_thousand_copies_of_one_space_validate_within_a_gigabyte(tmp_path: P
     assert result.returncode == cli.EXIT_INVALID, result.stderr
     [line] = [line for line in result.stdout.splitlines() if "GEOM002" in line]
     assert "2001 spaces overlap one another (2-7, copy-0, copy-1," in line
+
+
+# -- files written keep their permissions ----------------------------------------------------------
+
+
+@pytest.fixture
+def umask_022() -> Iterator[None]:
+    previous = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(previous)
+
+
+def mode(path: Path | str) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+@pytest.mark.usefixtures("umask_022")
+def test_new_files_get_the_users_umask(
+    ring_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert mode(ring_file) == 0o644
+    assert cli.main(["schema", "-o", str(tmp_path / "schema.json")]) == cli.EXIT_OK
+    assert mode(tmp_path / "schema.json") == 0o644
+    report = tmp_path / "drive.json"
+    code = cli.main(["testdrive", ring_file, "--races", "1", "--cars", "2", "--laps", "1",
+                     "--json", str(report)])
+    assert code == cli.EXIT_OK, capsys.readouterr().err
+    assert mode(report) == 0o644
+
+
+@pytest.mark.usefixtures("umask_022")
+def test_a_replaced_file_keeps_its_mode(ring_file: str, tmp_path: Path) -> None:
+    for wanted in (0o640, 0o664):
+        os.chmod(ring_file, wanted)
+        save_track(ring(), ring_file)
+        assert mode(ring_file) == wanted
+    schema = tmp_path / "schema.json"
+    schema.write_text("{}", encoding="utf-8")
+    os.chmod(schema, 0o604)
+    assert cli.main(["schema", "-o", str(schema)]) == cli.EXIT_OK
+    assert mode(schema) == 0o604
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "temporary files left"
+
+
+@pytest.mark.usefixtures("umask_022")
+def test_saving_in_the_editor_keeps_the_tracks_mode(ring_file: str) -> None:
+    pytest.importorskip("PySide6")
+    from editor.document import TrackDocument
+
+    os.chmod(ring_file, 0o644)
+    document = TrackDocument.open(Path(ring_file))
+    document.save()
+    assert mode(ring_file) == 0o644

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -293,10 +294,21 @@ def save_track(track: Track, path: str | os.PathLike[str]) -> None:
 
 
 def write_text_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``."""
+    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``.
+
+    The file keeps the permissions of the file it replaces (a shared 0644 track stays 0644),
+    and a new file gets the user's usual ones (0666 less the umask), as any other program's
+    would: the temporary file is made with those, not with a temporary file's private 0600.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        keep: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        keep = None  # a new file
+    handle, temporary = _create_beside(path)
+    try:
+        if keep is not None and hasattr(os, "fchmod"):
+            os.fchmod(handle, keep)
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
             stream.flush()
@@ -305,3 +317,16 @@ def write_text_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _create_beside(path: Path) -> tuple[int, str]:
+    """A new, empty, hidden file in ``path``'s folder, opened for writing, created with mode
+    0666 so that the umask decides its permissions; its descriptor and name."""
+    for _ in range(100):
+        temporary = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+            return os.open(temporary, flags, 0o666), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")
