@@ -11,13 +11,16 @@ import io
 import os
 import resource
 import stat
+import struct
 import subprocess
 import sys
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 from tests.factories import edit, ring
 from trackformat import cli
@@ -74,6 +77,14 @@ def test_a_device_as_ruleset_is_refused_before_racing(ring_file: str) -> None:
                        timeout=60)
     assert result.returncode == cli.EXIT_UNUSABLE, result.stderr
     assert "/dev/zero: is a device, not a file" in result.stderr
+
+
+@pytest.mark.skipif(not DEVICES, reason="no /dev/zero on this system")
+def test_a_device_as_heatmap_is_refused(ring_file: str, tmp_path: Path) -> None:
+    result = run_child("render", ring_file, "-o", str(tmp_path / "ring.svg"),
+                       "--heatmap", "/dev/zero", timeout=60)
+    assert result.returncode == cli.EXIT_UNUSABLE, result.stderr
+    assert "heatmap /dev/zero: is a device, not a file" in result.stderr
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
@@ -195,3 +206,64 @@ def test_saving_in_the_editor_keeps_the_tracks_mode(ring_file: str) -> None:
     document = TrackDocument.open(Path(ring_file))
     document.save()
     assert mode(ring_file) == 0o644
+
+
+# -- pictures: huge boards are scaled down, bombs are left out ------------------------------------
+
+
+def _png_claiming(width: int, height: int) -> bytes:
+    """A PNG of a few dozen bytes whose header claims ``width`` x ``height`` RGB pixels."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b""))
+
+
+def test_a_decompression_bomb_beside_the_track_is_left_out(tmp_path: Path) -> None:
+    (tmp_path / "bomb.png").write_bytes(_png_claiming(30_000, 30_000))
+    track = edit(ring(), lambda d: d["board"].update(image="bomb.png"))
+    save_track(track, tmp_path / "ring.json")
+    out = tmp_path / "ring.png"
+    result = run_child("render", str(tmp_path / "ring.json"), "-o", str(out))
+    assert result.returncode == cli.EXIT_OK, result.stderr
+    assert "bomb.png is too large to draw under a track" in result.stderr
+    assert "drawn without it" in result.stderr
+    with Image.open(out) as picture:
+        assert picture.size == (ring().board.width, ring().board.height)
+
+
+def test_a_board_picture_over_the_cap_is_left_out_before_decoding(tmp_path: Path) -> None:
+    (tmp_path / "big.png").write_bytes(_png_claiming(9_000, 8_000))
+    track = edit(ring(), lambda d: d["board"].update(image="big.png"))
+    save_track(track, tmp_path / "ring.json")
+    result = run_child("render", str(tmp_path / "ring.json"), "-o", str(tmp_path / "ring.png"))
+    assert result.returncode == cli.EXIT_OK, result.stderr
+    assert "big.png is too large to draw under a track (9000 x 8000 px" in result.stderr
+
+
+def test_a_broken_board_picture_is_left_out(tmp_path: Path) -> None:
+    (tmp_path / "board.png").write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    track = edit(ring(), lambda d: d["board"].update(image="board.png"))
+    save_track(track, tmp_path / "ring.json")
+    code = cli.main(["render", str(tmp_path / "ring.json"), "-o", str(tmp_path / "ring.png")])
+    assert code == cli.EXIT_OK
+    assert (tmp_path / "ring.png").is_file()
+
+
+def test_a_huge_board_is_drawn_scaled_down(tmp_path: Path) -> None:
+    track = edit(ring(), lambda d: d["board"].update(width=100_000, height=100_000))
+    save_track(track, tmp_path / "huge.json")
+    out = tmp_path / "huge.png"
+    result = run_child("render", str(tmp_path / "huge.json"), "-o", str(out))
+    assert result.returncode == cli.EXIT_OK, result.stderr
+    assert "the board is 100000 x 100000 px, too large to draw at full size" in result.stderr
+    assert "drawn at 4096 x 4096 px" in result.stderr
+    with Image.open(out) as picture:
+        assert picture.size == (4096, 4096)
+        # The ring (1,100 px across on the board) is drawn, 45 px across, at the top left.
+        corner = picture.convert("RGB").crop((0, 0, 60, 60))
+        assert len(corner.getcolors(maxcolors=4096) or []) > 2

@@ -282,13 +282,15 @@ def cmd_render(args: argparse.Namespace) -> int:
         options["heatmap"] = Path(args.heatmap)
         options["heat"] = args.heat
     try:
-        render_to_file(track, out, **options)
+        notes = render_to_file(track, out, **options) or []
     except TrackFileError as err:
         error(err.render())
         return EXIT_UNUSABLE
-    except (OSError, ValueError) as err:
-        error(f"{out}: cannot render: {err}")
+    except (OSError, ValueError, MemoryError) as err:
+        error(f"{out}: cannot render: {err or type(err).__name__}")
         return EXIT_UNUSABLE
+    for note in notes:
+        error(f"{out}: note: {note}")
     emit(f"wrote {out}")
     return EXIT_OK
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import unicodedata
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -22,6 +23,16 @@ from trackformat.model.track import Track
 
 SUPERSAMPLE = 2
 """PNGs are drawn this many times larger and scaled down, which smooths every edge."""
+
+MAX_PICTURE_PIXELS = 4096 * 4096
+"""Largest PNG drawn. The format allows boards of 100,000 x 100,000 px, whose picture would
+need some 120 GB while drawn: a larger board is drawn scaled down to this many pixels, and the
+command says so. A printed board scanned at 300 dpi is about 7,000 x 5,000 px."""
+
+MAX_BOARD_PICTURE_PIXELS = 64 * 1024 * 1024
+"""Largest board picture drawn under a track. A small PNG can claim 30,000 x 30,000 px and
+unpack to gigabytes (a decompression bomb): a picture claiming more is left out, with a note,
+before it is decoded."""
 
 PALETTE_COLOURS = 160
 """Colours kept in a PNG: a drawing has few, and a palette keeps a 4000 px board near 1 MB."""
@@ -48,8 +59,10 @@ def render_to_file(
     track_path: str | os.PathLike[str] | None = None,
     heatmap: Mapping[str, float] | str | os.PathLike[str] | None = None,
     heat: str = HEAT_KEY,
-) -> None:
-    """Draw ``track`` to ``out``, a ``.png`` or ``.svg`` file, at the board's size.
+) -> list[str]:
+    """Draw ``track`` to ``out``, a ``.png`` or ``.svg`` file, at the board's size; returns
+    notes for the user on what was drawn otherwise than asked (a board too large to draw at
+    full size, a board picture left out).
 
     ``track_path`` is where the track file is: when given, the board picture it names is drawn
     underneath (unless that picture is ``out`` itself). ``heatmap`` maps space ids to values,
@@ -75,9 +88,17 @@ def render_to_file(
         if backdrop is not None:
             href = Path(os.path.relpath(backdrop, target.resolve().parent)).as_posix()
         target.write_text(scene_to_svg(scene, backdrop=href), encoding="utf-8")
-        return
-    image = render_png(scene, backdrop)
+        return []
+    notes: list[str] = []
+    image = render_png(scene, backdrop, notes)
     image.save(target, format="PNG", optimize=True)
+    return notes
+
+
+def picture_scale(width: int, height: int) -> float:
+    """The share of the board's size a PNG is drawn at: 1, or less for a board larger than
+    :data:`MAX_PICTURE_PIXELS`."""
+    return min(1.0, (MAX_PICTURE_PIXELS / (width * height)) ** 0.5)
 
 
 def load_heatmap(path: str | os.PathLike[str], heat: str = HEAT_KEY) -> dict[str, float]:
@@ -128,14 +149,26 @@ def _board_picture(track: Track, track_path: str | os.PathLike[str] | None,
     return picture
 
 
-def render_png(scene: Scene, backdrop: Path | None = None) -> Image.Image:
-    """The scene as a palette image at the board's size (anti-aliased by supersampling)."""
-    scale = SUPERSAMPLE
-    size = (scene.width * scale, scene.height * scale)
+def render_png(scene: Scene, backdrop: Path | None = None,
+               notes: list[str] | None = None) -> Image.Image:
+    """The scene as a palette image at the board's size (anti-aliased by supersampling), or
+    smaller for a board larger than :data:`MAX_PICTURE_PIXELS`; ``notes`` receives what the
+    user should be told about it."""
+    notes = notes if notes is not None else []
+    shrink = picture_scale(scene.width, scene.height)
+    final = (max(1, round(scene.width * shrink)), max(1, round(scene.height * shrink)))
+    if shrink < 1.0:
+        notes.append(
+            f"the board is {scene.width} x {scene.height} px, too large to draw at full size: "
+            f"drawn at {final[0]} x {final[1]} px ({100 * shrink:.2g}% of its size)"
+        )
+    scale = SUPERSAMPLE * shrink
+    size = (final[0] * SUPERSAMPLE, final[1] * SUPERSAMPLE)
     image = Image.new("RGB", size, scene.background)
     if backdrop is not None:
-        with Image.open(backdrop) as board:
-            image.paste(board.convert("RGB").resize(size))
+        board = _open_board_picture(backdrop, notes)
+        if board is not None:
+            image.paste(board.resize(size))
     draw = ImageDraw.Draw(image)
     fonts: dict[tuple[int, bool], tuple[Font, bool]] = {}
     for item in scene.items:
@@ -152,15 +185,37 @@ def render_png(scene: Scene, backdrop: Path | None = None) -> Image.Image:
             draw.line(points, fill=item.colour, width=max(round(item.width * scale), 1))
         elif isinstance(item, Label):
             _label(draw, item, scale, fonts)
-    small = image.reduce(scale)
+    small = image.reduce(SUPERSAMPLE)
     return small.quantize(PALETTE_COLOURS, method=Image.Quantize.MEDIANCUT,
                           dither=Image.Dither.NONE)
+
+
+def _open_board_picture(path: Path, notes: list[str]) -> Image.Image | None:
+    """The board picture as RGB, or None (with a note) when it cannot or should not be drawn:
+    its size is read from the file's header and checked before any pixel is decoded."""
+    limit = f"more than the {MAX_BOARD_PICTURE_PIXELS // (1024 * 1024)} million pixels"
+    too_large = f"the board picture {path.name} is too large to draw under a track"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            picture = Image.open(path)
+        with picture:
+            width, height = picture.size
+            if width * height > MAX_BOARD_PICTURE_PIXELS:
+                notes.append(f"{too_large} ({width} x {height} px, {limit}): drawn without it")
+                return None
+            return picture.convert("RGB")
+    except Image.DecompressionBombError:  # Pillow's own, larger limit, checked on opening
+        notes.append(f"{too_large} (its header claims far {limit}): drawn without it")
+    except (OSError, ValueError) as err:
+        notes.append(f"the board picture {path.name} cannot be read ({err}): drawn without it")
+    return None
 
 
 def _label(
     draw: ImageDraw.ImageDraw,
     item: Label,
-    scale: int,
+    scale: float,
     fonts: dict[tuple[int, bool], tuple[Font, bool]],
 ) -> None:
     size = max(round(item.size * scale), 6)
