@@ -8,6 +8,7 @@ space, as test drives produce.
 from __future__ import annotations
 
 import json
+import math
 import os
 import unicodedata
 import warnings
@@ -98,7 +99,7 @@ def render_to_file(
 def picture_scale(width: int, height: int) -> float:
     """The share of the board's size a PNG is drawn at: 1, or less for a board larger than
     :data:`MAX_PICTURE_PIXELS`."""
-    return min(1.0, (MAX_PICTURE_PIXELS / (width * height)) ** 0.5)
+    return min(1.0, math.sqrt(MAX_PICTURE_PIXELS / (width * height)))
 
 
 def load_heatmap(path: str | os.PathLike[str], heat: str = HEAT_KEY) -> dict[str, float]:
