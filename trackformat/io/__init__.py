@@ -1,7 +1,7 @@
 """Reading and writing track files: JSON, format versions and migrations, located errors."""
 
 from trackformat.io.errors import Problem, TrackFileError, json_pointer
-from trackformat.io.files import FileRefused, read_limited
+from trackformat.io.files import FileRefused, check_writable, read_limited
 from trackformat.io.jsonio import (
     dumps_document,
     dumps_track,
@@ -21,6 +21,7 @@ __all__ = [
     "MigrationError",
     "Problem",
     "TrackFileError",
+    "check_writable",
     "dumps_document",
     "dumps_track",
     "json_pointer",

@@ -73,3 +73,20 @@ def read_limited(path: Path, limit: int, what: str = "file") -> bytes:
     if len(data) > limit:
         raise FileRefused(f"the file holds more than the {megabytes(limit)} a {what} may be")
     return data
+
+
+def check_writable(path: Path) -> None:
+    """Raise :class:`OSError` now if ``path`` could not be written later, so that a command
+    finds out before an hour of work rather than after it.
+
+    Makes the missing folders (as the writer would), then creates and removes an empty file
+    beside ``path``: the atomic writer needs exactly that, and the check creates nothing that
+    stays.
+    """
+    if path.is_dir():
+        raise IsADirectoryError(21, "Is a directory", str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    probe = path.parent / f".{path.name}.{os.getpid()}.probe"
+    descriptor = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    os.close(descriptor)
+    probe.unlink()
