@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench schema docs clean gui-libs
+.PHONY: run test lint typecheck bench schema docs clean gui-libs fuzz
 
 # The system libraries Qt's X11 platform plugin loads (Debian names); desktops have them, a
 # bare machine may not. `make run` installs them when it can (root on Debian), or says how.
@@ -40,6 +40,13 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(PY) -m mypy trackformat editor
+
+# The fuzz targets of tests/fuzz with many more inputs than the normal run, new ones each time
+# (FUZZ_EXAMPLES inputs per target; each must keep the contract of tests/fuzz/contract.py).
+FUZZ_EXAMPLES ?= 2000
+fuzz: $(STAMP)
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -p no:cacheprovider tests/fuzz \
+	  --hypothesis-show-statistics
 
 bench: $(STAMP)
 	$(PY) benchmarks/validate_speed.py
