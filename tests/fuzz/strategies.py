@@ -105,7 +105,8 @@ def draft_document(draw: st.DrawFn) -> dict[str, Any]:
             del document[key]
         else:
             document[key] = draw(JSON_VALUES)
-    if spaces and draw(st.booleans()):
+    change_a_space = draw(st.booleans())
+    if spaces and change_a_space:
         target = draw(st.sampled_from(spaces))
         target[draw(st.sampled_from(["x", "y", "polygon", "id"]))] = draw(JSON_VALUES)
     if draw(st.booleans()):
