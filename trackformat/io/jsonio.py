@@ -23,7 +23,7 @@ from trackformat.io.files import FileRefused, read_limited
 from trackformat.io.migrations import MigrationError, upgrade
 from trackformat.model.track import FORMAT_NAME, Track
 
-MAX_FILE_BYTES = 8 * 1024 * 1024
+MAX_FILE_BYTES = 4 * 1024 * 1024
 """Largest track file read. A printed board has 200 to 600 spaces (Monaco: 240 KB) and a
 5,000-space track takes about 2 MB; far larger is not a track. The limit also bounds the work of
 validating a hostile file: the largest file allowed validates in seconds (docs/bad-input.md)."""
