@@ -267,3 +267,46 @@ def test_a_huge_board_is_drawn_scaled_down(tmp_path: Path) -> None:
         # The ring (1,100 px across on the board) is drawn, 45 px across, at the top left.
         corner = picture.convert("RGB").crop((0, 0, 60, 60))
         assert len(corner.getcolors(maxcolors=4096) or []) > 2
+
+
+# -- docs/bad-input.md states the limits the code enforces ----------------------------------------
+
+
+def test_the_bad_input_page_states_the_limits_of_the_code() -> None:
+    from trackformat.cli.testdrive import UNRACEABLE
+    from trackformat.interop import render
+    from trackformat.io.files import megabytes
+    from trackformat.io.jsonio import MAX_FILE_BYTES
+    from trackformat.lint.rules import geometry, overlaps
+    from trackformat.rules.loading import MAX_RULESET_BYTES
+
+    page = " ".join((ROOT / "docs" / "bad-input.md").read_text(encoding="utf-8").split())
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(docs/bad-input.md)" in readme
+    assert f"| track file | {megabytes(MAX_FILE_BYTES)} |" in page
+    assert f"| ruleset file (`--ruleset`) | {megabytes(MAX_RULESET_BYTES)} |" in page
+    assert f"| heatmap (`render --heatmap`) | {megabytes(render.MAX_HEATMAP_BYTES)} |" in page
+    side = int(render.MAX_PICTURE_PIXELS ** 0.5)
+    assert f"a PNG of at most {side} x {side} pixels" in page
+    assert f"at most {render.MAX_BOARD_PICTURE_PIXELS >> 20} million pixels" in page
+    assert f"after {geometry.MAX_OVERLAP_REPORTS} reports" in page
+    assert f"at most {overlaps.MAX_CANDIDATES:,} pairs" in page
+    assert f"at most {overlaps.MAX_MEASURED:,} crossing pairs" in page
+    assert ", ".join(UNRACEABLE[:-1]) + f" and {UNRACEABLE[-1]}" in page
+    for code, meaning in ((0, "done"), (1, "at least one has validation errors"),
+                          (2, "could not be read"), (3, "a bug in trackformat")):
+        assert f"| {code} |" in page and meaning in page
+
+
+def test_a_file_over_the_limit_gets_the_pages_message(tmp_path: Path) -> None:
+    from trackformat.io.jsonio import MAX_FILE_BYTES
+
+    path = tmp_path / "big.json"
+    path.write_bytes(b" " * (MAX_FILE_BYTES + 1))
+    result = run_child("validate", str(path))
+    assert result.returncode == cli.EXIT_UNUSABLE
+    assert (f"{path}: the file is 4,194,305 bytes, more than the 4 MB (4,194,304 bytes) a track "
+            "file may be") in result.stderr
+    (tmp_path / "bigger.json").write_bytes(b" " * (MAX_FILE_BYTES + 2_000_000))
+    result = run_child("validate", str(tmp_path / "bigger.json"))
+    assert "the file is 5.9 MB, more than the 4 MB a track file may be" in result.stderr

@@ -65,10 +65,10 @@ def read_limited(path: Path, limit: int, what: str = "file") -> bytes:
             raise FileRefused(f"is {opened}, not a file: a {what} is read from a regular file")
         size = os.fstat(stream.fileno()).st_size
         if size > limit:
-            raise FileRefused(
-                f"the file is {megabytes(size)}, more than the {megabytes(limit)} "
-                f"a {what} may be"
-            )
+            shown, most = megabytes(size), megabytes(limit)
+            if float(shown.split()[0]) <= limit / (1024 * 1024):  # "4.0 MB, more than 4 MB"
+                shown, most = f"{size:,} bytes", f"{most} ({limit:,} bytes)"
+            raise FileRefused(f"the file is {shown}, more than the {most} a {what} may be")
         data = stream.read(limit + 1)
     if len(data) > limit:
         raise FileRefused(f"the file holds more than the {megabytes(limit)} a {what} may be")
