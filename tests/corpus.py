@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(os.environ.get("TRACKKIT_CORPUS", ROOT.parent / "shared" / "corpus"))
-"""The corpus folder: ``gponline/`` (real GP Online files) and ``monaco-board/`` (the real board)."""
+"""The corpus folder: ``gponline/`` (real GP Online files), ``monaco-board/`` (the real board)."""
 
 
 def corpus_path(*parts: str) -> Path:
