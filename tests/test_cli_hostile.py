@@ -87,6 +87,13 @@ def test_a_device_as_heatmap_is_refused(ring_file: str, tmp_path: Path) -> None:
     assert "heatmap /dev/zero: is a device, not a file" in result.stderr
 
 
+@pytest.mark.skipif(not DEVICES, reason="no /dev/zero on this system")
+def test_a_device_as_race_log_is_refused(ring_file: str) -> None:
+    result = run_child("replay", "/dev/zero", ring_file, timeout=60)
+    assert result.returncode == cli.EXIT_UNUSABLE, result.stderr
+    assert "/dev/zero: is a device, not a file: a race log" in result.stderr
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
 def test_a_named_pipe_is_refused_without_waiting_for_a_writer(tmp_path: Path) -> None:
     fifo = tmp_path / "track.json"

@@ -46,6 +46,17 @@ def megabytes(size: int) -> str:
     return f"{mb:.0f} MB" if mb.is_integer() else f"{mb:.1f} MB"
 
 
+def require_regular_file(path: Path, what: str = "file") -> None:
+    """Raise :class:`FileRefused` unless ``path`` is a regular file (a folder raises
+    :class:`IsADirectoryError`, a missing file :class:`FileNotFoundError`), without opening it:
+    opening a named pipe waits for a writer that may never come."""
+    kind = _kind(os.stat(path).st_mode)
+    if kind == "a folder":
+        raise IsADirectoryError(21, "Is a directory", str(path))
+    if kind is not None:
+        raise FileRefused(f"is {kind}, not a file: a {what} is read from a regular file")
+
+
 def read_limited(path: Path, limit: int, what: str = "file") -> bytes:
     """The bytes of the regular file ``path``, refusing anything else and anything over
     ``limit`` bytes with :class:`FileRefused`.
@@ -53,11 +64,7 @@ def read_limited(path: Path, limit: int, what: str = "file") -> bytes:
     ``what`` names the kind of file expected in messages ("track file"). Errors of the file
     system itself (no such file, no permission) are raised as the usual :class:`OSError`.
     """
-    kind = _kind(os.stat(path).st_mode)
-    if kind == "a folder":
-        raise IsADirectoryError(21, "Is a directory", str(path))
-    if kind is not None:
-        raise FileRefused(f"is {kind}, not a file: a {what} is read from a regular file")
+    require_regular_file(path, what)
     with open(path, "rb") as stream:
         # Checked again on the open file: the name may have been swapped for a device since.
         opened = _kind(os.fstat(stream.fileno()).st_mode)
