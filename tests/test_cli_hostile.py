@@ -317,3 +317,8 @@ def test_a_file_over_the_limit_gets_the_pages_message(tmp_path: Path) -> None:
     (tmp_path / "bigger.json").write_bytes(b" " * (MAX_FILE_BYTES + 2_000_000))
     result = run_child("validate", str(tmp_path / "bigger.json"))
     assert "the file is 5.9 MB, more than the 4 MB a track file may be" in result.stderr
+
+
+def test_help_names_the_limits_page(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["validate", "--help"]) == cli.EXIT_OK
+    assert "docs/bad-input.md" in capsys.readouterr().out

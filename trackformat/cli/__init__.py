@@ -20,6 +20,8 @@ from trackformat.analysis import corners_in_lap_order, measure_corner, shortest_
 from trackformat.cli.output import emit, error, guarded_output
 from trackformat.graph import TrackGraphs, build_graphs
 from trackformat.io import TrackFileError, dumps_document, load_track, write_text_atomically
+from trackformat.io.files import megabytes
+from trackformat.io.jsonio import MAX_FILE_BYTES
 from trackformat.model.track import CURRENT_FORMAT_VERSION, FORMAT_NAME, SpaceKind, Track
 
 EXIT_OK = 0
@@ -34,7 +36,8 @@ EXIT_INTERNAL = 3
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_ID = f"urn:{FORMAT_NAME}:schema:{CURRENT_FORMAT_VERSION}"
 
-EXIT_CODES_HELP = """\
+_TRACK_LIMIT = megabytes(MAX_FILE_BYTES)
+EXIT_CODES_HELP = f"""\
 exit codes:
   0  every file was read and no validation error was found (warnings do not fail)
   1  every file was read, and at least one has validation errors
@@ -43,7 +46,8 @@ exit codes:
   3  internal error in trackformat (please report it with the file that caused it)
 
 Messages name the file and the place in it: a JSON pointer such as /spaces/4/polygon,
-or "line N, column M" for JSON syntax errors.
+or "line N, column M" for JSON syntax errors. Track files are read up to {_TRACK_LIMIT}, and
+only from regular files (not devices or pipes): docs/bad-input.md lists every limit.
 """
 
 
