@@ -78,6 +78,83 @@ def mutated_ring(draw: st.DrawFn, max_changes: int = 4) -> dict[str, Any]:
     return document
 
 
+VALID_IDS = [i for i in IDS if i] + ["ghost-2", "x" * 64]
+COORDINATES = st.one_of(
+    st.floats(min_value=-1_000_000, max_value=1_000_000, allow_nan=False),
+    st.sampled_from([0.0, -0.0, 1e-9, 1_000_000.0, -1_000_000.0, 600.0, 600.0001]),
+)
+
+
+def _pick(draw: st.DrawFn, items: list[Any]) -> Any:
+    return draw(st.sampled_from(items)) if items else None
+
+
+@st.composite
+def misdrawn_ring(draw: st.DrawFn, max_changes: int = 6) -> dict[str, Any]:
+    """The ring's document with a few changes that keep it a well-formed track file but break
+    what it means: links rewired, removed or doubled, spaces moved, stacked, renamed or of
+    another kind, corners, grid, finish line and pit lane pointing elsewhere, a board too small
+    or huge. These load, so every rule of the validator runs on them."""
+    document = copy.deepcopy(RING)
+    spaces, links = document["spaces"], document["links"]
+    pit = document["pit_lane"]
+    lists = [document["grid"], document["finish_line"]["spaces"], pit["spaces"], pit["boxes"],
+             *(corner["spaces"] for corner in document["corners"])]
+    for _ in range(draw(st.integers(min_value=1, max_value=max_changes))):
+        action = draw(st.sampled_from([
+            "rewire", "unlink", "double-link", "move", "stack", "rename", "kind", "lane",
+            "list-id", "list-drop", "list-double", "board", "pit-link", "point", "stops",
+        ]))
+        space, link = _pick(draw, spaces), _pick(draw, links)
+        if action == "rewire" and link:
+            link[draw(st.sampled_from(["from", "to"]))] = draw(st.sampled_from(VALID_IDS))
+        elif action == "unlink" and link:
+            links.remove(link)
+        elif action == "double-link" and link:
+            links.append(dict(link) if draw(st.booleans()) else
+                         {"from": link["to"], "to": link["from"]})
+        elif action == "move" and space:
+            dx, dy = draw(COORDINATES), draw(COORDINATES)
+            space["polygon"] = [[x + dx % 2000, y + dy % 2000] for x, y in space["polygon"]]
+        elif action == "stack" and space:
+            copies = draw(st.integers(min_value=1, max_value=30))
+            same_id = draw(st.booleans())
+            spaces.extend(dict(space, id=space["id"] if same_id else f"{space['id']}.{n}")
+                          for n in range(copies))
+        elif action == "rename" and space:
+            space["id"] = draw(st.sampled_from(VALID_IDS))
+        elif action == "kind" and space:
+            space["kind"] = draw(st.sampled_from(["track", "pit", "box"]))
+        elif action == "lane" and space:
+            space["lane"] = draw(st.sampled_from([None, "1", "2", "9"]))
+        elif action in ("list-id", "list-drop", "list-double"):
+            target = _pick(draw, lists)
+            if target is None:
+                continue
+            if action == "list-id" or not target:
+                target.append(draw(st.sampled_from(VALID_IDS)))
+            elif action == "list-drop":
+                target.pop(draw(st.integers(min_value=0, max_value=len(target) - 1)))
+            else:
+                target.append(draw(st.sampled_from(target)))
+        elif action == "board":
+            document["board"][draw(st.sampled_from(["width", "height"]))] = draw(
+                st.sampled_from([1, 10, 600, 100_000]))
+        elif action == "pit-link":
+            which = pit[draw(st.sampled_from(["entry", "exit"]))]
+            which.append({"from": draw(st.sampled_from(VALID_IDS)),
+                          "to": draw(st.sampled_from(VALID_IDS))})
+        elif action == "point" and space:
+            outline = space["polygon"]
+            outline[draw(st.integers(min_value=0, max_value=len(outline) - 1))] = [
+                draw(COORDINATES), draw(COORDINATES)]
+        elif action == "stops":
+            corner = _pick(draw, document["corners"])
+            if corner:
+                corner["stops"] = draw(st.integers(min_value=0, max_value=9))
+    return document
+
+
 @st.composite
 def draft_document(draw: st.DrawFn) -> dict[str, Any]:
     """A version 0 (draft) document: spaces with ``x`` and ``y``, links as pairs, the grid under

@@ -19,6 +19,7 @@ from tests.fuzz.strategies import (
     RING,
     damaged_bytes,
     draft_document,
+    misdrawn_ring,
     mutated_ring,
 )
 from trackformat.io import TrackFileError, dumps_track, loads_track, track_from_document
@@ -35,6 +36,12 @@ def _as_file(document: Any) -> bytes:
 @FUZZ
 @given(mutated_ring())
 def test_a_mutated_track(document: dict[str, Any]) -> None:
+    check_file(_as_file(document))
+
+
+@FUZZ
+@given(misdrawn_ring())
+def test_a_misdrawn_track(document: dict[str, Any]) -> None:
     check_file(_as_file(document))
 
 
@@ -58,7 +65,7 @@ def test_any_json_document(document: Any) -> None:
 
 
 @FUZZ
-@given(mutated_ring() | draft_document())
+@given(misdrawn_ring() | mutated_ring() | draft_document())
 def test_a_track_that_loads_is_written_back_unchanged(document: dict[str, Any]) -> None:
     try:
         track = track_from_document(document, "fuzz")
