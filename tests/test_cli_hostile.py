@@ -322,3 +322,23 @@ def test_a_file_over_the_limit_gets_the_pages_message(tmp_path: Path) -> None:
 def test_help_names_the_limits_page(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["validate", "--help"]) == cli.EXIT_OK
     assert "docs/bad-input.md" in capsys.readouterr().out
+
+
+def test_a_symbolic_link_is_written_through(ring_file: str, tmp_path: Path) -> None:
+    link = tmp_path / "current.json"
+    link.symlink_to(Path(ring_file).name)
+    save_track(edit(ring(), lambda d: d["metadata"].update(name="Renamed")), link)
+    assert link.is_symlink()
+    assert '"name": "Renamed"' in Path(ring_file).read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+def test_a_pipe_given_as_output_is_written_into_not_replaced(tmp_path: Path) -> None:
+    fifo = tmp_path / "schema.pipe"
+    os.mkfifo(fifo)
+    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE, text=True)
+    result = run_child("schema", "-o", str(fifo), timeout=60)
+    out, _ = reader.communicate(timeout=60)
+    assert result.returncode == cli.EXIT_OK, result.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode), "the pipe is still a pipe"
+    assert '"$schema"' in out

@@ -299,12 +299,23 @@ def write_text_atomically(path: Path, text: str) -> None:
     The file keeps the permissions of the file it replaces (a shared 0644 track stays 0644),
     and a new file gets the user's usual ones (0666 less the umask), as any other program's
     would: the temporary file is made with those, not with a temporary file's private 0600.
+    A symbolic link is followed (the file it names is replaced, the link stays), and a device
+    or pipe is written into.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_symlink():
+        path = path.resolve()  # the link stays, and the file it points at is replaced
     try:
-        keep: int | None = stat.S_IMODE(os.stat(path).st_mode)
+        mode: int | None = os.stat(path).st_mode
     except OSError:
-        keep = None  # a new file
+        mode = None  # a new file
+    if mode is not None and not stat.S_ISREG(mode):
+        # A device or a pipe (`-o /dev/stdout`): written into, never renamed over, which
+        # would put a regular file where the device was.
+        with open(path, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    keep = stat.S_IMODE(mode) if mode is not None else None
     handle, temporary = _create_beside(path)
     try:
         if keep is not None and hasattr(os, "fchmod"):
