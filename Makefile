@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench schema docs clean gui-libs
+.PHONY: run test lint typecheck bench schema docs clean gui-libs fuzz
 
 # Qt's X11 platform plugin loads system libraries that desktops have and bare machines may not;
 # tools/gui_libs.py checks every one of them and installs the missing ones (root on Debian) or
@@ -32,6 +32,13 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(PY) -m mypy trackformat editor
+
+# The fuzz targets of tests/fuzz with many more inputs than the normal run, new ones each time
+# (FUZZ_EXAMPLES inputs per target; each must keep the contract of tests/fuzz/contract.py).
+FUZZ_EXAMPLES ?= 2000
+fuzz: $(STAMP)
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -p no:cacheprovider tests/fuzz \
+	  --hypothesis-show-statistics
 
 bench: $(STAMP)
 	$(PY) benchmarks/validate_speed.py

@@ -89,6 +89,12 @@ MANIFEST: dict[str, str | None] = {
     "format_version_string.json": "/format_version",
     "format_version_negative.json": "/format_version",
     "wrong_format.json": "/format",
+    # version 0 (the draft format) with values of the wrong type: upgraded as they are, then
+    # reported where they are
+    "v0_metadata_list.json": "/metadata",
+    "v0_metadata_string.json": "/metadata",
+    "v0_links_null.json": "/links",
+    "v0_spaces_number.json": "/spaces",
     # these load: the validator reports the dangling reference (exit 1)
     "dangling_link.exit1.json": "/links/35",
     "dangling_corner.exit1.json": "/corners/0/spaces/4",
@@ -112,6 +118,10 @@ REASONS: dict[str, str] = {
     "duplicate_key_top.json": "more than once",
     "duplicate_key_nested.json": "more than once",
     "unknown_field_top.json": "unknown field",
+    "v0_metadata_list.json": "valid dictionary",
+    "v0_metadata_string.json": "valid dictionary",
+    "v0_links_null.json": "valid list",
+    "v0_spaces_number.json": "valid list",
     "dangling_link.exit1.json": "ghost",
     "dangling_corner.exit1.json": "ghost",
     "dangling_grid.exit1.json": "ghost",
@@ -208,7 +218,8 @@ def test_hundred_thousand_nested_arrays(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 @pytest.mark.parametrize(
-    ("depth", "expected"), [(300, "/metadata/laps"), (5000, "nested too deeply")]
+    ("depth", "expected"),
+    [(300, "/metadata/laps"), (600, "nested too deeply"), (5000, "nested too deeply")],
 )
 def test_deep_nesting_inside_a_field(
     depth: int, expected: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -285,3 +296,18 @@ def test_info_on_bad_files_never_crashes(capsys: pytest.CaptureFixture[str]) -> 
         output = captured.out + captured.err
         assert code == (cli.EXIT_OK if name.endswith(".exit1.json") else cli.EXIT_UNUSABLE), name
         assert "Traceback" not in output and "internal error" not in output
+
+
+def test_a_file_is_read_with_a_limit_whatever_its_size_says(tmp_path: Path) -> None:
+    """Files under /proc say they are empty and are not; a regular file may grow after stat."""
+    from trackformat.io import FileRefused, read_limited
+
+    small = tmp_path / "small.json"
+    small.write_bytes(b"x" * 100)
+    assert read_limited(small, 100) == b"x" * 100
+    with pytest.raises(FileRefused, match="more than"):
+        read_limited(small, 99)
+    proc = Path("/proc/self/status")
+    if proc.exists() and proc.stat().st_size == 0:
+        with pytest.raises(FileRefused, match="holds more than"):
+            read_limited(proc, 10)

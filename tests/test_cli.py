@@ -290,7 +290,7 @@ def test_a_bug_is_reported_without_a_traceback(
 def test_names_the_terminal_cannot_show_are_escaped() -> None:
     raw = io.BytesIO()
     stream = io.TextIOWrapper(raw, encoding="ascii")
-    cli._emit("Nürburgring \ud800", stream)
+    cli.emit("Nürburgring \ud800", stream)
     stream.flush()
     assert raw.getvalue() == b"N\\xfcrburgring \\ud800\n"
 

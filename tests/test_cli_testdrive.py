@@ -5,10 +5,11 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.factories import ring
+from tests.factories import edit, ring
 from trackformat import cli
 from trackformat.cli.testdrive import ProgressBar
 from trackformat.io import save_track
@@ -116,3 +117,52 @@ def test_the_progress_bar_draws_on_a_terminal_only() -> None:
         bar.clear()
     assert "\rtest drive [#######-----------------------] 5/20 races" in terminal.getvalue()
     assert pipe.getvalue() == ""
+
+
+def _dead_end(document: dict[str, Any]) -> None:
+    """Every link out of 2-20 removed: a car that drives onto it can go no further."""
+    document["links"] = [link for link in document["links"] if link["from"] != "2-20"]
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda d: d.update(finish_line=None), "LAP004"),
+        (_dead_end, "REACH003"),
+    ],
+)
+def test_an_unraceable_track_is_refused_before_racing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Any, reason: str
+) -> None:
+    path = tmp_path / "broken.json"
+    save_track(edit(ring(), change), path)
+    report = tmp_path / "drive.json"
+    code, out, err = run(capsys, str(path), "--races", "2", "--json", str(report))
+    assert code == 2
+    assert f"{path}: cannot test drive: the validator finds the track unraceable" in err
+    assert reason in err
+    assert out == "" and not report.exists()
+
+
+def test_other_validation_errors_still_let_cars_race(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A printed corner number that does not match is an error, but cars race all the same."""
+    path = tmp_path / "misprinted.json"
+    save_track(edit(ring(), lambda d: d["corners"][0].update(printed_long=99)), path)
+    code, out, err = run(capsys, str(path), "--races", "1", "--cars", "2", "--laps", "1")
+    assert code == 0, err
+    assert "1 races of 2 cars" in out
+
+
+def test_an_unwritable_json_path_is_found_before_racing(
+    ring_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("a file, not a folder", encoding="utf-8")
+    target = blocker / "drive.json"
+    code, out, err = run(capsys, ring_file, "--races", "2", "--json", str(target))
+    assert code == 2
+    assert f"{target}: cannot be written" in err
+    assert out == "", "no race was run"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "ring.json"]

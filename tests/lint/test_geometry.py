@@ -160,3 +160,54 @@ def test_a_centre_outside_the_outline_is_reported() -> None:
     assert found.location.elements == ("3-12",)
     assert found.location.pointer == f"/spaces/{POSITION['3-12']}/centre"
     assert found.location.point == (0.0, 0.0)
+
+
+def _pasted(document: dict[str, Any], source: str, copies: int, shift: float = 0.0) -> None:
+    """``copies`` more spaces with the outline of ``source``, each ``shift`` px further right."""
+    original = space(document, source)
+    for n in range(1, copies + 1):
+        copy = dict(original, id=f"copy-{n}")
+        copy["polygon"] = [[x + n * shift, y] for x, y in original["polygon"]]
+        document["spaces"].append(copy)
+
+
+def test_a_space_pasted_many_times_is_one_report_with_a_count() -> None:
+    track = edit(RING, lambda d: _pasted(d, "2-7", 300))
+    [found] = diagnostics(track, "GEOM002")
+    assert found.message.startswith("301 spaces overlap one another (2-7, copy-1, copy-2,")
+    assert "45,150 overlapping pairs" in found.message  # 301 x 300 / 2
+    assert found.location.elements == ("2-7", *(f"copy-{n}" for n in range(1, 301)))
+    # The first copy, listed after every space of the ring.
+    assert found.location.pointer == f"/spaces/{len(RING.spaces)}"
+
+
+def test_spaces_overlapping_in_a_chain_are_one_report() -> None:
+    track = edit(RING, lambda d: _pasted(d, "2-7", 3, shift=0.3))
+    [found] = diagnostics(track, "GEOM002")
+    assert found.location.elements == ("2-7", "copy-1", "copy-2", "copy-3")
+    assert "4 spaces overlap one another" in found.message
+
+
+def test_after_fifty_overlaps_the_rest_are_counted() -> None:
+    def pile_everywhere(document: dict[str, Any]) -> None:
+        for n, original in enumerate(list(document["spaces"])[:60]):
+            document["spaces"].append(dict(original, id=f"twin-{n}"))
+
+    found = diagnostics(edit(RING, pile_everywhere), "GEOM002")
+    assert len(found) == 51
+    assert sum("overlap by" in d.message for d in found) == 50
+    assert any(d.message.startswith("... and 10 more groups of overlapping spaces (20 spaces)")
+               for d in found)
+
+
+def test_a_pile_too_big_to_check_says_the_check_stopped(monkeypatch: pytest.MonkeyPatch) -> None:
+    from trackformat.lint.rules import overlaps
+
+    monkeypatch.setattr(overlaps, "MAX_CANDIDATES", 1000)
+    # Shifted copies are not identical: every pair has to be looked at.
+    track = edit(RING, lambda d: _pasted(d, "2-7", 100, shift=0.01))
+    found = diagnostics(track, "GEOM002")
+    stopped = [d for d in found if "overlap check stopped after 1,000 pairs" in d.message]
+    assert len(stopped) == 1 and stopped[0].severity == Severity.ERROR
+    [pile] = [d for d in found if "spaces overlap one another" in d.message]
+    assert "at least" in pile.message

@@ -106,6 +106,15 @@ def test_a_pit_space_listed_as_a_box_is_refused() -> None:
     assert found.location.pointer == "/pit_lane/boxes/2"
 
 
+def test_a_box_listed_twice_is_reported_at_its_second_mention() -> None:
+    track = edit(RING, lambda d: d["pit_lane"]["boxes"].append("box-1"))
+    [found] = diagnostics(track, "PIT001")
+    assert found.severity == Severity.ERROR
+    assert found.location.elements == ("box-1",)
+    assert found.location.pointer == "/pit_lane/boxes/2"
+    assert "box 3 is box-1, already box 1" in found.message
+
+
 def test_a_box_away_from_the_pit_lane_is_refused() -> None:
     def move(document: dict[str, Any]) -> None:
         space(document, "box-2").update(

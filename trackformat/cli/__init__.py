@@ -13,12 +13,15 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from trackformat import __version__
 from trackformat.analysis import corners_in_lap_order, measure_corner, shortest_lap
+from trackformat.cli.output import emit, error, guarded_output
 from trackformat.graph import TrackGraphs, build_graphs
 from trackformat.io import TrackFileError, dumps_document, load_track, write_text_atomically
+from trackformat.io.files import megabytes
+from trackformat.io.jsonio import MAX_FILE_BYTES
 from trackformat.model.track import CURRENT_FORMAT_VERSION, FORMAT_NAME, SpaceKind, Track
 
 EXIT_OK = 0
@@ -33,7 +36,8 @@ EXIT_INTERNAL = 3
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_ID = f"urn:{FORMAT_NAME}:schema:{CURRENT_FORMAT_VERSION}"
 
-EXIT_CODES_HELP = """\
+_TRACK_LIMIT = megabytes(MAX_FILE_BYTES)
+EXIT_CODES_HELP = f"""\
 exit codes:
   0  every file was read and no validation error was found (warnings do not fail)
   1  every file was read, and at least one has validation errors
@@ -42,7 +46,8 @@ exit codes:
   3  internal error in trackformat (please report it with the file that caused it)
 
 Messages name the file and the place in it: a JSON pointer such as /spaces/4/polygon,
-or "line N, column M" for JSON syntax errors.
+or "line N, column M" for JSON syntax errors. Track files are read up to {_TRACK_LIMIT}, and
+only from regular files (not devices or pipes): docs/bad-input.md lists every limit.
 """
 
 
@@ -51,19 +56,6 @@ class UsageError(Exception):
 
 
 # -- output -------------------------------------------------------------------------------------
-
-
-def _emit(text: str, stream: TextIO | None = None) -> None:
-    """Print ``text``, escaping what the terminal's encoding cannot show instead of crashing."""
-    out = stream if stream is not None else sys.stdout
-    try:
-        print(text, file=out)
-    except UnicodeEncodeError:
-        print(text.encode("ascii", "backslashreplace").decode("ascii"), file=out)
-
-
-def _error(text: str) -> None:
-    _emit(text, sys.stderr)
 
 
 def _json(document: Any) -> str:
@@ -116,12 +108,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
             track = load_track(name)
         except TrackFileError as err:
             unreadable += 1
-            _error(err.render())
+            error(err.render())
             entries.append(_unreadable_entry(err))
             continue
         except OSError as err:
             unreadable += 1
-            _error(f"{source}: cannot be read: {err.strerror or err}")
+            error(f"{source}: cannot be read: {err.strerror or err}")
             entries.append({"file": source, "readable": False, "ok": False,
                             "problems": [{"message": str(err.strerror or err)}]})
             continue
@@ -131,12 +123,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
         texts.append(report.to_text())
 
     if args.format == "json":
-        _emit(_json({"ok": unreadable == 0 and invalid == 0, "files": entries}))
+        emit(_json({"ok": unreadable == 0 and invalid == 0, "files": entries}))
     else:
         for text in texts:
-            _emit(text)
+            emit(text)
         if len(args.paths) > 1:
-            _emit(f"{len(args.paths)} files: {invalid} with errors, {unreadable} unreadable")
+            emit(f"{len(args.paths)} files: {invalid} with errors, {unreadable} unreadable")
     if unreadable:
         return EXIT_UNUSABLE
     return EXIT_INVALID if invalid else EXIT_OK
@@ -229,13 +221,13 @@ def cmd_info(args: argparse.Namespace) -> int:
     try:
         track = load_track(args.path)
     except TrackFileError as err:
-        _error(err.render())
+        error(err.render())
         return EXIT_UNUSABLE
     except OSError as err:
-        _error(f"{source}: cannot be read: {err.strerror or err}")
+        error(f"{source}: cannot be read: {err.strerror or err}")
         return EXIT_UNUSABLE
     info = track_info(track)
-    _emit(_json({"file": source, **info}) if args.json else info_text(info, source))
+    emit(_json({"file": source, **info}) if args.json else info_text(info, source))
     return EXIT_OK
 
 
@@ -265,7 +257,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
     try:
         write_text_atomically(Path(args.output), text)
     except OSError as err:
-        _error(f"{args.output}: cannot be written: {err.strerror or err}")
+        error(f"{args.output}: cannot be written: {err.strerror or err}")
         return EXIT_UNUSABLE
     return EXIT_OK
 
@@ -282,26 +274,28 @@ def cmd_render(args: argparse.Namespace) -> int:
         render = importlib.import_module("trackformat.interop.render")
         render_to_file = render.render_to_file
     except (ImportError, AttributeError) as err:
-        _error(f"rendering is not available in this installation ({err})")
+        error(f"rendering is not available in this installation ({err})")
         return EXIT_UNUSABLE
     try:
         track = load_track(args.track)
     except TrackFileError as err:
-        _error(err.render())
+        error(err.render())
         return EXIT_UNUSABLE
     options: dict[str, Any] = {"track_path": Path(args.track)}
     if args.heatmap is not None:
         options["heatmap"] = Path(args.heatmap)
         options["heat"] = args.heat
     try:
-        render_to_file(track, out, **options)
+        notes = render_to_file(track, out, **options) or []
     except TrackFileError as err:
-        _error(err.render())
+        error(err.render())
         return EXIT_UNUSABLE
-    except (OSError, ValueError) as err:
-        _error(f"{out}: cannot render: {err}")
+    except (OSError, ValueError, MemoryError) as err:
+        error(f"{out}: cannot render: {err or type(err).__name__}")
         return EXIT_UNUSABLE
-    _emit(f"wrote {out}")
+    for note in notes:
+        error(f"{out}: note: {note}")
+    emit(f"wrote {out}")
     return EXIT_OK
 
 
@@ -375,20 +369,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as stop:  # --help, --version and usage errors
         return stop.code if isinstance(stop.code, int) else EXIT_UNUSABLE
+    # A closed pipe (`validate bad.json | head -1`) drops the rest of the output; the command
+    # still runs to the end and exits with the code its result deserves.
+    with guarded_output():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Run the parsed command, turning every failure into an exit code and a message."""
     try:
         code: int = args.run(args)
         return code
     except UsageError as err:
-        _error(f"trackformat {args.command}: {err}")
+        error(f"trackformat {args.command}: {err}")
         return EXIT_UNUSABLE
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # output piped into `head`: nothing left to say
-        return EXIT_OK
     except Exception as err:  # the last resort: a bug must still not greet users with a trace
         if os.environ.get("TRACKFORMAT_DEBUG"):
             raise
-        _error(
+        error(
             f"trackformat {args.command}: internal error: {type(err).__name__}: {err}\n"
             "This is a bug in trackformat. Please report it with the file that caused it; "
             "set TRACKFORMAT_DEBUG=1 to see the traceback."

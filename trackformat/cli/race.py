@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from trackformat.io import TrackFileError, load_track
+from trackformat.io.files import FileRefused, require_regular_file
 from trackformat.rules import RulesetError, load_ruleset
 from trackformat.sim.racelog import RaceLogError, race, replay, write_log
 
@@ -49,6 +50,13 @@ def cmd_race(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        require_regular_file(Path(args.log), "race log")
+    except FileRefused as err:
+        print(f"{args.log}: {err.reason}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    except OSError:
+        pass  # a missing log is reported by the replay itself, in its own words
     try:
         check = replay(Path(args.log), load_track(args.track))
     except TrackFileError as err:

@@ -17,7 +17,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from trackformat.io import TrackFileError, dumps_document, load_track, write_text_atomically
+from trackformat.io import (
+    TrackFileError,
+    check_writable,
+    dumps_document,
+    load_track,
+    write_text_atomically,
+)
+from trackformat.model.track import Track
 from trackformat.rules import DEFAULT_PRESET, RulesetError, load_ruleset
 from trackformat.sim.stats import DriveStats
 from trackformat.sim.testdrive import (
@@ -185,16 +192,47 @@ def _run(args: argparse.Namespace, spec: DriveSpec, context: DriveContext,
     return stats, f"{workers} worker{'s' if workers > 1 else ''}"
 
 
+UNRACEABLE = ("LAP003", "LAP004", "PATH001", "REACH002", "REACH003")
+"""Validator rules whose errors make races meaningless: no finish line, no lap, a lap that
+misses the line, spaces from which the line cannot be reached, traps. A track with one of them
+is not test-driven; other errors (an overlap, a misprinted corner) still let cars race."""
+
+
+def _unraceable(track: Track, source: str) -> str:
+    """Why the track cannot be test-driven, in the validator's words; empty when it can."""
+    from trackformat.lint import Severity, validate
+
+    report = validate(track, codes=UNRACEABLE, source=source)
+    errors = [d for d in report.diagnostics if d.severity == Severity.ERROR]
+    if not errors:
+        return ""
+    shown = [f"{source}: {d.code} {d.rule}: {d.message}" for d in errors[:10]]
+    if len(errors) > 10:
+        shown.append(f"{source}: ... and {len(errors) - 10} more")
+    return (f"{source}: cannot test drive: the validator finds the track unraceable "
+            f"({len(errors)} error{'s' if len(errors) > 1 else ''}; "
+            f"`trackformat validate {source}` lists every problem)\n" + "\n".join(shown))
+
+
 def cmd_testdrive(args: argparse.Namespace) -> int:
     source = str(Path(args.track))
     names = [n.strip() for n in args.bots.split(",")] if args.bots else [args.bot]
     json_out = args.json
     if json_out not in (None, "-") and Path(json_out).is_dir():
         return _fail(f"{json_out}: is a folder; --json needs a file name")
+    if json_out not in (None, "-"):
+        # Found out now, not after every race has run.
+        try:
+            check_writable(Path(json_out))
+        except OSError as err:
+            return _fail(f"{json_out}: cannot be written: {err.strerror or err}")
     try:
         track = load_track(args.track)
     except TrackFileError as err:
         return _fail(err.render())
+    unraceable = _unraceable(track, source)
+    if unraceable:
+        return _fail(unraceable)
     try:
         rules = load_ruleset(args.ruleset)
     except RulesetError as err:

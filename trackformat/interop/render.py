@@ -8,8 +8,10 @@ space, as test drives produce.
 from __future__ import annotations
 
 import json
+import math
 import os
 import unicodedata
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -17,10 +19,21 @@ from PIL import Image, ImageDraw, ImageFont
 
 from trackformat.interop.render_svg import scene_to_svg
 from trackformat.interop.scene import Fill, Label, Scene, Stroke, build_scene
+from trackformat.io import FileRefused, read_limited
 from trackformat.model.track import Placement, Track
 
 SUPERSAMPLE = 2
 """PNGs are drawn this many times larger and scaled down, which smooths every edge."""
+
+MAX_PICTURE_PIXELS = 4096 * 4096
+"""Largest PNG drawn. The format allows boards of 100,000 x 100,000 px, whose picture would
+need some 120 GB while drawn: a larger board is drawn scaled down to this many pixels, and the
+command says so. A printed board scanned at 300 dpi is about 7,000 x 5,000 px."""
+
+MAX_BOARD_PICTURE_PIXELS = 64 * 1024 * 1024
+"""Largest board picture drawn under a track. A small PNG can claim 30,000 x 30,000 px and
+unpack to gigabytes (a decompression bomb): a picture claiming more is left out, with a note,
+before it is decoded."""
 
 PALETTE_COLOURS = 160
 """Colours kept in a PNG: a drawing has few, and a palette keeps a 4000 px board near 1 MB."""
@@ -36,6 +49,9 @@ HEAT_KEY = "stops"
 HEAT_KINDS = ("stops", "overshoots", "eliminations")
 """The per-space counts of a test-drive report."""
 
+MAX_HEATMAP_BYTES = 64 * 1024 * 1024
+"""Largest heatmap file read: a test-drive report of the largest track is far smaller."""
+
 
 def render_to_file(
     track: Track,
@@ -44,8 +60,10 @@ def render_to_file(
     track_path: str | os.PathLike[str] | None = None,
     heatmap: Mapping[str, float] | str | os.PathLike[str] | None = None,
     heat: str = HEAT_KEY,
-) -> None:
-    """Draw ``track`` to ``out``, a ``.png`` or ``.svg`` file, at the board's size.
+) -> list[str]:
+    """Draw ``track`` to ``out``, a ``.png`` or ``.svg`` file, at the board's size; returns
+    notes for the user on what was drawn otherwise than asked (a board too large to draw at
+    full size, a board picture left out).
 
     ``track_path`` is where the track file is: when given, the board picture it names is drawn
     underneath (unless that picture is ``out`` itself). ``heatmap`` maps space ids to values,
@@ -74,9 +92,17 @@ def render_to_file(
             href = Path(os.path.relpath(backdrop, target.resolve().parent)).as_posix()
             picture = _svg_picture(backdrop, placement)
         target.write_text(scene_to_svg(scene, backdrop=href, picture=picture), encoding="utf-8")
-        return
-    image = render_png(scene, backdrop, placement)
+        return []
+    notes: list[str] = []
+    image = render_png(scene, backdrop, placement, notes)
     image.save(target, format="PNG", optimize=True)
+    return notes
+
+
+def picture_scale(width: int, height: int) -> float:
+    """The share of the board's size a PNG is drawn at: 1, or less for a board larger than
+    :data:`MAX_PICTURE_PIXELS`."""
+    return min(1.0, math.sqrt(MAX_PICTURE_PIXELS / (width * height)))
 
 
 def load_heatmap(path: str | os.PathLike[str], heat: str = HEAT_KEY) -> dict[str, float]:
@@ -88,9 +114,13 @@ def load_heatmap(path: str | os.PathLike[str], heat: str = HEAT_KEY) -> dict[str
         raise ValueError(f"heatmap: {heat!r} is not one of {', '.join(HEAT_KINDS)}")
     source = Path(path)
     try:
-        document = json.loads(source.read_text(encoding="utf-8"))
+        document = json.loads(read_limited(source, MAX_HEATMAP_BYTES, "heatmap").decode("utf-8"))
+    except FileRefused as err:
+        raise ValueError(f"heatmap {source}: {err.reason}") from None
     except OSError as err:
         raise ValueError(f"heatmap {source}: cannot be read: {err.strerror or err}") from None
+    except RecursionError:
+        raise ValueError(f"heatmap {source}: JSON nested too deeply") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise ValueError(f"heatmap {source}: not a JSON file ({err})") from None
     spaces = document.get("spaces", document) if isinstance(document, dict) else None
@@ -127,15 +157,22 @@ IDENTITY = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))
 """The placement of a board picture that has none: its pixels are the board's."""
 
 
-def _svg_picture(picture: Path, placement: Placement | None) -> tuple[int, int, str]:
-    """The board picture's size and its placement as an SVG ``transform``."""
-    with Image.open(picture) as opened:
-        width, height = opened.size
+def _svg_picture(picture: Path, placement: Placement | None) -> tuple[int, int, str] | None:
+    """The board picture's size (read from its header only) and its placement as an SVG
+    ``transform``; None for a picture that cannot be read, which is then stretched over the
+    board as a plain reference."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(picture) as opened:
+                width, height = opened.size
+    except (Image.DecompressionBombError, OSError, ValueError):
+        return None
     (a, b, c), (d, e, f) = placement.matrix if placement else IDENTITY
     return width, height, f"matrix({a!r} {d!r} {b!r} {e!r} {c!r} {f!r})"
 
 
-def _placed(picture: Image.Image, size: tuple[int, int], scale: int,
+def _placed(picture: Image.Image, size: tuple[int, int], scale: float,
             placement: Placement | None, background: tuple[int, int, int]) -> Image.Image:
     """A ``size`` image (the board drawn ``scale`` times larger) showing ``picture`` through
     its placement, the background where the picture does not reach."""
@@ -149,17 +186,27 @@ def _placed(picture: Image.Image, size: tuple[int, int], scale: int,
                              resample=Image.Resampling.BILINEAR, fillcolor=background)
 
 
-def render_png(
-    scene: Scene, backdrop: Path | None = None, placement: Placement | None = None
-) -> Image.Image:
-    """The scene as a palette image at the board's size (anti-aliased by supersampling), over
-    the board picture ``backdrop`` drawn through its ``placement`` (pixel for pixel without)."""
-    scale = SUPERSAMPLE
-    size = (scene.width * scale, scene.height * scale)
+def render_png(scene: Scene, backdrop: Path | None = None, placement: Placement | None = None,
+               notes: list[str] | None = None) -> Image.Image:
+    """The scene as a palette image at the board's size (anti-aliased by supersampling), or
+    smaller for a board larger than :data:`MAX_PICTURE_PIXELS`, over the board picture
+    ``backdrop`` drawn through its ``placement`` (pixel for pixel without); ``notes`` receives
+    what the user should be told about it."""
+    notes = notes if notes is not None else []
+    shrink = picture_scale(scene.width, scene.height)
+    final = (max(1, round(scene.width * shrink)), max(1, round(scene.height * shrink)))
+    if shrink < 1.0:
+        notes.append(
+            f"the board is {scene.width} x {scene.height} px, too large to draw at full size: "
+            f"drawn at {final[0]} x {final[1]} px ({100 * shrink:.2g}% of its size)"
+        )
+    scale = SUPERSAMPLE * shrink
+    size = (final[0] * SUPERSAMPLE, final[1] * SUPERSAMPLE)
     image = Image.new("RGB", size, scene.background)
     if backdrop is not None:
-        with Image.open(backdrop) as board:
-            image = _placed(board.convert("RGB"), size, scale, placement, scene.background)
+        board = _open_board_picture(backdrop, notes)
+        if board is not None:
+            image = _placed(board, size, scale, placement, scene.background)
     draw = ImageDraw.Draw(image)
     fonts: dict[tuple[int, bool], tuple[Font, bool]] = {}
     for item in scene.items:
@@ -176,15 +223,37 @@ def render_png(
             draw.line(points, fill=item.colour, width=max(round(item.width * scale), 1))
         elif isinstance(item, Label):
             _label(draw, item, scale, fonts)
-    small = image.reduce(scale)
+    small = image.reduce(SUPERSAMPLE)
     return small.quantize(PALETTE_COLOURS, method=Image.Quantize.MEDIANCUT,
                           dither=Image.Dither.NONE)
+
+
+def _open_board_picture(path: Path, notes: list[str]) -> Image.Image | None:
+    """The board picture as RGB, or None (with a note) when it cannot or should not be drawn:
+    its size is read from the file's header and checked before any pixel is decoded."""
+    limit = f"more than the {MAX_BOARD_PICTURE_PIXELS // (1024 * 1024)} million pixels"
+    too_large = f"the board picture {path.name} is too large to draw under a track"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            picture = Image.open(path)
+        with picture:
+            width, height = picture.size
+            if width * height > MAX_BOARD_PICTURE_PIXELS:
+                notes.append(f"{too_large} ({width} x {height} px, {limit}): drawn without it")
+                return None
+            return picture.convert("RGB")
+    except Image.DecompressionBombError:  # Pillow's own, larger limit, checked on opening
+        notes.append(f"{too_large} (its header claims far {limit}): drawn without it")
+    except (OSError, ValueError) as err:
+        notes.append(f"the board picture {path.name} cannot be read ({err}): drawn without it")
+    return None
 
 
 def _label(
     draw: ImageDraw.ImageDraw,
     item: Label,
-    scale: int,
+    scale: float,
     fonts: dict[tuple[int, bool], tuple[Font, bool]],
 ) -> None:
     size = max(round(item.size * scale), 6)

@@ -11,21 +11,28 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
+import secrets
+import stat
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from trackformat.io.errors import Problem, TrackFileError, json_pointer
+from trackformat.io.files import FileRefused, read_limited
 from trackformat.io.migrations import MigrationError, upgrade
 from trackformat.model.track import FORMAT_NAME, Track
 
-MAX_FILE_BYTES = 20 * 1024 * 1024
-"""Largest track file read. A 5,000-space track takes about 2 MB; far larger is not a track."""
+MAX_FILE_BYTES = 4 * 1024 * 1024
+"""Largest track file read. A printed board has 200 to 600 spaces (Monaco: 240 KB) and a
+5,000-space track takes about 2 MB; far larger is not a track. The limit also bounds the work of
+validating a hostile file: the largest file allowed validates in seconds (docs/bad-input.md)."""
 
 LINE_WIDTH = 100
 """Arrays and objects that fit on a line of this width are written on one line."""
+
+
+_TOO_DEEP = "JSON nested too deeply: a track file is a few levels deep"
 
 
 class _Duplicates(dict[str, Any]):
@@ -76,7 +83,7 @@ def parse_json(text: str, source: str) -> Any:
         raise TrackFileError(source, [Problem(f"not valid JSON: {err}")]) from None
     except RecursionError:
         raise TrackFileError(
-            source, [Problem("JSON nested too deeply: a track file is a few levels deep")]
+            source, [Problem(_TOO_DEEP)]
         ) from None
     try:
         duplicates: list[Problem] = []
@@ -86,7 +93,7 @@ def parse_json(text: str, source: str) -> Any:
         return document
     except RecursionError:
         raise TrackFileError(
-            source, [Problem("JSON nested too deeply: a track file is a few levels deep")]
+            source, [Problem(_TOO_DEEP)]
         ) from None
 
 
@@ -165,6 +172,8 @@ def track_from_document(document: Any, source: str) -> Track:
         upgraded = upgrade(document)
     except MigrationError as err:
         raise TrackFileError(source, [Problem(str(err), "/format_version")]) from None
+    except RecursionError:  # copying an old file's document before upgrading it
+        raise TrackFileError(source, [Problem(_TOO_DEEP)]) from None
     try:
         return Track.model_validate(upgraded)
     except ValidationError as err:
@@ -174,7 +183,7 @@ def track_from_document(document: Any, source: str) -> Track:
         ]
         raise TrackFileError(source, problems) from None
     except RecursionError:
-        raise TrackFileError(source, [Problem("JSON nested too deeply")]) from None
+        raise TrackFileError(source, [Problem(_TOO_DEEP)]) from None
 
 
 def loads_track(text: str, source: str = "<string>") -> Track:
@@ -183,21 +192,13 @@ def loads_track(text: str, source: str = "<string>") -> Track:
 
 
 def read_text(path: Path) -> str:
-    """Read a track file's text, refusing huge, binary and non-UTF-8 files with a clear reason."""
+    """Read a track file's text, refusing devices, pipes, huge, binary and non-UTF-8 files with
+    a clear reason."""
     source = str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise TrackFileError(
-                source,
-                [
-                    Problem(
-                        f"the file is {size / 1e6:.1f} MB, more than the "
-                        f"{MAX_FILE_BYTES // (1024 * 1024)} MB a track file may be"
-                    )
-                ],
-            )
-        data = path.read_bytes()
+        data = read_limited(path, MAX_FILE_BYTES, "track file")
+    except FileRefused as err:
+        raise TrackFileError(source, [Problem(err.reason)]) from None
     except IsADirectoryError:
         raise TrackFileError(source, [Problem("is a folder, not a track file")]) from None
     except FileNotFoundError:
@@ -293,10 +294,32 @@ def save_track(track: Track, path: str | os.PathLike[str]) -> None:
 
 
 def write_text_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``.
+
+    The file keeps the permissions of the file it replaces (a shared 0644 track stays 0644),
+    and a new file gets the user's usual ones (0666 less the umask), as any other program's
+    would: the temporary file is made with those, not with a temporary file's private 0600.
+    A symbolic link is followed (the file it names is replaced, the link stays), and a device
+    or pipe is written into.
+    """
+    if path.is_symlink():
+        path = path.resolve()  # the link stays, and the file it points at is replaced
     try:
+        mode: int | None = os.stat(path).st_mode
+    except OSError:
+        mode = None  # a new file
+    if mode is not None and not stat.S_ISREG(mode):
+        # A device or a pipe (`-o /dev/stdout`): written into, never renamed over, which
+        # would put a regular file where the device was.
+        with open(path, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    keep = stat.S_IMODE(mode) if mode is not None else None
+    handle, temporary = _create_beside(path)
+    try:
+        if keep is not None and hasattr(os, "fchmod"):
+            os.fchmod(handle, keep)
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
             stream.flush()
@@ -305,3 +328,16 @@ def write_text_atomically(path: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _create_beside(path: Path) -> tuple[int, str]:
+    """A new, empty, hidden file in ``path``'s folder, opened for writing, created with mode
+    0666 so that the umask decides its permissions; its descriptor and name."""
+    for _ in range(100):
+        temporary = str(path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp")
+        try:
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+            return os.open(temporary, flags, 0o666), temporary
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")

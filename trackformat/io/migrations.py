@@ -76,32 +76,46 @@ def _from_draft(document: Document) -> Document:
     at the top level.
     """
     out: Document = {"format": FORMAT_NAME, "format_version": 0}
-    metadata = dict(document.get("metadata", {}))
-    if "designer" in document and "designer" not in metadata:
-        metadata["designer"] = document["designer"]
+    # A value of the wrong type is passed on as it is: the models then say what is wrong with
+    # it and where, as they do for a current file, instead of the upgrade tripping over it.
+    metadata = document.get("metadata", {})
+    if isinstance(metadata, dict):
+        metadata = dict(metadata)
+        if "designer" in document and "designer" not in metadata:
+            metadata["designer"] = document["designer"]
     out["metadata"] = metadata
     for key in ("board", "lanes", "corners", "finish_line", "pit_lane", "ignore"):
         if key in document:
             out[key] = document[key]
-    spaces = []
-    for space in document.get("spaces", []):
-        if isinstance(space, dict) and "x" in space and "y" in space and "centre" not in space:
-            space = {k: v for k, v in space.items() if k not in ("x", "y")} | {
-                "centre": [space["x"], space["y"]]
-            }
-        spaces.append(space)
+    spaces = document.get("spaces", [])
+    if isinstance(spaces, list):
+        spaces = [_draft_space(space) for space in spaces]
     out["spaces"] = spaces
-    links = []
-    for link in document.get("links", []):
-        if isinstance(link, list) and len(link) == 2:
-            link = {"from": link[0], "to": link[1]}
-        links.append(link)
+    links = document.get("links", [])
+    if isinstance(links, list):
+        links = [_draft_link(link) for link in links]
     out["links"] = links
     if "start_grid" in document:
         out["grid"] = document["start_grid"]
     elif "grid" in document:
         out["grid"] = document["grid"]
     return out
+
+
+def _draft_space(space: Any) -> Any:
+    """A draft space with ``x`` and ``y`` keys, given a ``centre`` instead."""
+    if isinstance(space, dict) and "x" in space and "y" in space and "centre" not in space:
+        return {k: v for k, v in space.items() if k not in ("x", "y")} | {
+            "centre": [space["x"], space["y"]]
+        }
+    return space
+
+
+def _draft_link(link: Any) -> Any:
+    """A draft link written as a ``[from, to]`` pair, as an object."""
+    if isinstance(link, list) and len(link) == 2:
+        return {"from": link[0], "to": link[1]}
+    return link
 
 
 @migration(1)

@@ -10,7 +10,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from trackformat.io import Problem, TrackFileError, json_pointer, parse_json
+from trackformat.io import (
+    FileRefused,
+    Problem,
+    TrackFileError,
+    json_pointer,
+    parse_json,
+    read_limited,
+)
 from trackformat.rules.model import Ruleset
 
 DEFAULT_PRESET = "formula-d"
@@ -108,11 +115,10 @@ def loads_ruleset(text: str, source: str = "<string>") -> Ruleset:
 def _read(path: Path) -> str:
     source = str(path)
     try:
-        if path.stat().st_size > MAX_RULESET_BYTES:
-            raise RulesetError(source, [Problem("too large to be a ruleset file")])
-        return path.read_text(encoding="utf-8-sig")
-    except RulesetError:
-        raise
+        # Read with a limit: a device such as /dev/zero says it is empty and never ends.
+        return read_limited(path, MAX_RULESET_BYTES, "ruleset file").decode("utf-8-sig")
+    except FileRefused as err:
+        raise RulesetError(source, [Problem(err.reason)]) from None
     except IsADirectoryError:
         raise RulesetError(source, [Problem("is a folder, not a ruleset file")]) from None
     except FileNotFoundError:

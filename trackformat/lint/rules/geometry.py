@@ -21,6 +21,7 @@ from trackformat.geometry import SpaceShapes, space_polygon
 from trackformat.graph import LinkKind, TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
+from trackformat.lint.rules.overlaps import Cluster, find_overlaps, point_in
 from trackformat.lint.rules.references import link_pointers
 from trackformat.model.track import SpaceKind, Track
 
@@ -73,14 +74,6 @@ class _AllShapes:
         left_a, right_a = self.track.tree.query(geometries, predicate=predicate)
         left_b, right_b = self.others.tree.query(geometries, predicate=predicate)
         return np.concatenate([left_a, left_b]), np.concatenate([right_a, right_b + offset])
-
-
-def _point(geometry: shapely.Geometry) -> tuple[float, float] | None:
-    """A board point inside ``geometry`` (None for an empty one)."""
-    coordinates = shapely.get_coordinates(shapely.point_on_surface(geometry))
-    if not len(coordinates):
-        return None
-    return (round(float(coordinates[0, 0]), 3), round(float(coordinates[0, 1]), 3))
 
 
 @rule(
@@ -152,39 +145,71 @@ def spaces_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     covering each other (any kind of space: track, pit lane or box). An overlap of more than 2%
     of the smaller space usually means a space was drawn twice, or an outline was dragged over
     its neighbour; slivers from outlines that meet only roughly are let through. Each pair is
-    reported once.
+    reported once; spaces piled on one another (a space pasted many times) are reported once
+    for the whole pile, with how many spaces it holds. After 50 reports the rest are counted,
+    and a file with so many overlaps that checking every pair would take minutes is checked in
+    part, and says so.
     """
     shapes = _AllShapes.of(graphs)
     if not shapes.ids:
         return
     # Both outlines drawn half the depth inwards: neighbours that only meet along an edge then
-    # no longer touch, and each pair needs one exact test. The boxes of the shrunk outlines lie
-    # inside those of the outlines, so the index finds every pair that could touch.
+    # no longer touch, and each pair needs one exact test.
     shrunk = _shrunk(shapes.polygons, OVERLAP_DEPTH * graphs.shapes.scale / 2)
-    left, right = shapes.query(shrunk, None)
-    left, right = left[left < right], right[left < right]
-    shapely.prepare(shrunk)
-    pairs = np.column_stack([left, right])[shapely.intersects(shrunk[left], shrunk[right])]
-    if not len(pairs):
-        return
-    a, b = shapes.polygons[pairs[:, 0]], shapes.polygons[pairs[:, 1]]
-    overlaps = shapely.intersection(a, b)
-    shared = shapely.area(overlaps)
-    smaller = np.minimum(shapely.area(a), shapely.area(b))
-    for k in np.flatnonzero(shared > OVERLAP_SHARE * smaller).tolist():
-        ids = sorted(
-            (shapes.ids[pairs[k, 0]], shapes.ids[pairs[k, 1]]),
-            key=lambda i: graphs.space_position.get(i, 0),
-        )
-        share = 100.0 * shared[k] / smaller[k] if smaller[k] > 0 else 100.0
+    search = find_overlaps(shapes.polygons, shrunk, MIN_AREA, OVERLAP_SHARE)
+    order = graphs.space_position
+    named: list[tuple[list[str], Cluster]] = []
+    for cluster in search.clusters:
+        ids = sorted((shapes.ids[n] for n in cluster.members), key=lambda i: order.get(i, 0))
+        named.append((ids, cluster))
+    named.sort(key=lambda item: order.get(item[0][0], 0))
+    for ids, cluster in named[:MAX_OVERLAP_REPORTS]:
+        yield _overlap_finding(graphs, ids, cluster, search.complete)
+    if len(named) > MAX_OVERLAP_REPORTS:
+        rest = named[MAX_OVERLAP_REPORTS:]
+        spaces = sum(len(ids) for ids, _ in rest)
         yield Finding(
-            f"spaces {ids[0]} and {ids[1]} overlap by {shared[k]:.0f} square pixels "
-            f"({share:.0f}% of the smaller): each printed space is drawn once and neighbours "
-            "only meet at their edges; move or redraw one of the outlines",
+            f"... and {len(rest)} more groups of overlapping spaces ({spaces} spaces) not "
+            f"listed: fix the {MAX_OVERLAP_REPORTS} above, then validate again",
+            pointer="/spaces",
+        )
+    if not search.complete:
+        yield Finding(
+            f"the overlap check stopped after {search.candidates:,} pairs of neighbouring "
+            "outlines: so many spaces lie on top of one another that checking every pair would "
+            "take too long; the overlaps listed are the first found: fix them (most often a "
+            "space pasted many times), then validate again",
+            pointer="/spaces",
+        )
+
+
+MAX_OVERLAP_REPORTS = 50
+"""Overlaps (pairs or piles) reported one by one; the rest are counted in one more line."""
+
+
+def _overlap_finding(graphs: TrackGraphs, ids: list[str], cluster: Cluster,
+                     complete: bool) -> Finding:
+    """One report for two spaces covering each other, or for a pile of them."""
+    largest = cluster.largest
+    if len(ids) == 2:
+        return Finding(
+            f"spaces {ids[0]} and {ids[1]} overlap by {largest.shared:.0f} square pixels "
+            f"({largest.share:.0f}% of the smaller): each printed space is drawn once and "
+            "neighbours only meet at their edges; move or redraw one of the outlines",
             elements=(ids[0], ids[1]),
             pointer=graphs.space_pointer(ids[1]),
-            point=_point(overlaps[k]),
+            point=largest.point,
         )
+    shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+    counted = f"{'' if complete else 'at least '}{cluster.pairs:,}"
+    return Finding(
+        f"{len(ids)} spaces overlap one another ({shown}): {counted} overlapping pairs, the "
+        f"largest {largest.shared:.0f} square pixels ({largest.share:.0f}% of the smaller); "
+        "each printed space is drawn once: delete the copies, or move or redraw the outlines",
+        elements=tuple(ids),
+        pointer=graphs.space_pointer(ids[1]),
+        point=largest.point,
+    )
 
 
 def _shrunk(polygons: np.ndarray, depth: float) -> np.ndarray:
@@ -349,7 +374,7 @@ def centre_outside(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     for n in np.flatnonzero(~inside).tolist():
         space_id = shapes.ids[n]
         polygon = shapes.polygons[n]
-        middle = _point(polygon)
+        middle = point_in(polygon)
         if middle is None or shapely.area(polygon) < MIN_AREA:
             continue  # an outline with no area at all: invalid-polygon reports it
         gap = shapely.distance(polygon, shapely.points(centres[n]))

@@ -38,24 +38,36 @@ def _pit_ids(track: Track, graphs: TrackGraphs) -> list[str]:
     "box-beside-pit",
     "grid-pit",
     Severity.ERROR,
-    example='A box "box-3" drawn on the far side of the circuit from the pit lane.',
+    example='A box "box-3" drawn across the circuit from the pit lane, or listed twice.',
 )
 def box_beside_pit(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
-    """Each box is a box space beside the pit lane, and every box space is listed.
+    """Each box is a box space beside the pit lane, listed once, and every box space is listed.
 
     A team's box is where its car stops to change tyres, right beside the pit lane: the spaces
-    in ``pit_lane.boxes`` are of kind ``box`` and touch a pit-lane space. A box space that is
-    not listed in ``pit_lane.boxes`` is a warning: add it to the list, or change its kind.
+    in ``pit_lane.boxes`` are of kind ``box`` and touch a pit-lane space, and each is listed
+    once (two teams cannot share a box). A box space that is not listed in ``pit_lane.boxes``
+    is a warning: add it to the list, or change its kind.
     """
     boxes = list(track.pit_lane.boxes) if track.pit_lane else []
     pit = _pit_ids(track, graphs)
     pit_shapes = SpaceShapes.of([graphs.spaces[s] for s in pit]) if pit else None
     tolerance = BOX_TOUCH * graphs.shapes.scale
+    first: dict[str, int] = {}
     for position, box_id in enumerate(boxes):
         space = graphs.spaces.get(box_id)
         if space is None:
             continue
         pointer = f"/pit_lane/boxes/{position}"
+        if box_id in first:
+            yield Finding(
+                f"box {position + 1} is {box_id}, already box {first[box_id] + 1}: each team "
+                "has a box of its own; remove the second mention or list the next box",
+                elements=(box_id,),
+                pointer=pointer,
+                point=graphs.centre(box_id),
+            )
+            continue
+        first[box_id] = position
         if space.kind != SpaceKind.BOX:
             yield Finding(
                 f"box {position + 1} is {box_id}, a {space.kind.value} space: set its kind to "
