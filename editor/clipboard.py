@@ -13,7 +13,6 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QGuiApplication
 
 from editor import edits
@@ -22,7 +21,6 @@ from trackformat.model import Link, Space, Track
 if TYPE_CHECKING:
     from editor.mainwindow import MainWindow
 
-MIME = "application/x-formula-d-spaces+json"
 STEP = 20.0
 """How far (board pixels) a duplicate lands from its original, right and down."""
 
@@ -83,11 +81,9 @@ def copy(window: MainWindow) -> bool:
     if not ids:
         window.show_status("Select the spaces to copy first")
         return False
-    data = QMimeData()
-    text = json.dumps(copied(window.document.track, ids))
-    data.setData(MIME, text.encode())
-    data.setText(text)
-    QGuiApplication.clipboard().setMimeData(data)
+    # Plain text, not a QMimeData of our own: the clipboard would own a Python-made QMimeData
+    # and delete it behind Python's back at exit, which crashes the interpreter.
+    QGuiApplication.clipboard().setText(json.dumps(copied(window.document.track, ids)))
     window.show_status(f"Copied {len(ids)} space{'s' if len(ids) != 1 else ''}")
     return True
 
@@ -110,10 +106,7 @@ def _paste_document(document: dict[str, Any], window: MainWindow, dx: float, dy:
 
 def paste(window: MainWindow) -> bool:
     """Add the clipboard's spaces, a step right and down of where they were copied from."""
-    data = QGuiApplication.clipboard().mimeData()
-    raw = bytes(data.data(MIME).data()) if data is not None and data.hasFormat(MIME) else b""
-    if not raw and data is not None and data.hasText():
-        raw = data.text().encode()
+    raw = QGuiApplication.clipboard().text()
     try:
         document = json.loads(raw) if raw else {}
     except ValueError:

@@ -3,6 +3,9 @@ a half-made track raises, the board staying put, the Space tool picking spaces."
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
@@ -10,6 +13,7 @@ from PySide6.QtGui import QColor
 
 from editor.panels import testdrive as drive_panel
 from editor.scene import style
+from tests.corpus import ROOT
 
 
 def _space_point(window, space_id: str) -> QPoint:  # type: ignore[no-untyped-def]
@@ -277,3 +281,32 @@ def test_the_window_layout_and_last_folder_are_remembered(
     [entry] = [a for a in again.menuBar().actions()[0].menu().actions() if a.text() == "Open..."]
     entry.trigger()
     assert asked == [str(ring_file.resolve().parent)]
+
+
+COPY_THEN_QUIT = """
+import sys
+from pathlib import Path
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from editor import clipboard
+from editor.mainwindow import MainWindow
+window = MainWindow(QSettings(sys.argv[2], QSettings.Format.IniFormat), ask=False)
+window.open_path(Path(sys.argv[1]))
+window.document.set_selection({"1-5", "1-6"})
+assert clipboard.copy(window)
+assert clipboard.paste(window)
+window.close()
+app.quit()
+"""
+
+
+def test_the_editor_exits_cleanly_after_a_copy(ring_file: Path, tmp_path: Path) -> None:
+    """The clipboard outlives the window; what the editor puts on it must not crash the
+    program as it exits (a QMimeData made in Python once did, with a segmentation fault)."""
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", COPY_THEN_QUIT, str(ring_file), str(tmp_path / "s.ini")],
+        capture_output=True, text=True, env=env, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
