@@ -48,8 +48,11 @@ class Board:
     """Rank of each track space along the lap."""
     lap_length: int
     """One more than the highest progress rank."""
-    neighbours: dict[str, tuple[str, ...]]
-    """Collision neighbours of each track space."""
+    contacts: dict[str, tuple[str, ...]]
+    """Where a car that ends its move on each track space risks contact: the spaces beside it
+    in the adjacent lanes and the space right ahead in its lane, the cars it ends "next to or
+    right behind". Not the space right behind it: a car that ends right in front of another
+    does not roll (the track's collision-neighbour graph holds both directions)."""
     kind: dict[str, SpaceKind]
     """Kind of every space."""
     pit_lane: tuple[str, ...]
@@ -124,8 +127,7 @@ class Board:
             pit_exit_crosses=crosses,
             progress=progress,
             lap_length=max(progress.values(), default=0) + 1,
-            neighbours={s: tuple(sorted(graphs.neighbours.neighbors(s)))
-                        for s in graphs.neighbours.nodes},
+            contacts=_contacts(graphs),
             kind=kind,
             pit_lane=pit_lane,
             pit_exit_target=exit_target,
@@ -270,6 +272,19 @@ class Network:
             cache={},
             walks={},
         )
+
+
+def _contacts(graphs: TrackGraphs) -> dict[str, tuple[str, ...]]:
+    """The collision neighbours of each space, less the spaces right behind it in its lane."""
+    circuit = graphs.circuit
+    return {
+        s: tuple(sorted(
+            n for n in graphs.neighbours.neighbors(s)
+            if not (graphs.neighbours.edges[s, n].get("relation") == "ahead"
+                    and circuit.has_edge(n, s))
+        ))
+        for s in graphs.neighbours.nodes
+    }
 
 
 def _pit_positions(

@@ -168,7 +168,7 @@ class CautiousDriver:
         current = state.cars[car]
         wants_pit = move.box and current.wear.tyres * 2 <= start_tyres
         weight = 3 * move.tyres + 2 * move.brakes + len(move.debris)
-        contacts = sum(1 for s in state.board.neighbours.get(move.destination, ()) if s in taken)
+        contacts = sum(1 for s in state.board.contacts.get(move.destination, ()) if s in taken)
         return (move.eliminated is None, not move.spin, self.safe(state, car, move), wants_pit,
                 -weight, -contacts, move.distance)
 

@@ -2,9 +2,9 @@
 
 In the order of the booklets: the move and its costs (braking, blocking, overshoot, spin,
 elimination), stops in corners, laps and the finish, a pit stop, then the black-die rolls it
-causes: debris passed or stopped on, contacts with every neighbour, and engine rolls after a
-top result in a high gear. Every roll goes through the race's one generator, in a fixed order,
-so a seed replays the race event for event.
+causes: debris passed or stopped on, contacts with the cars the move ends next to or right
+behind, and engine rolls after a top result in a high gear. Every roll goes through the race's
+one generator, in a fixed order, so a seed replays the race event for event.
 """
 
 from __future__ import annotations
@@ -186,13 +186,16 @@ def _debris_rolls(state: RaceState, index: int, move: Move, rng: random.Random,
 
 def _contacts(state: RaceState, index: int, rng: random.Random,
               log: list[ev.Event]) -> RaceState:
-    """Each neighbour rolls once; then the arriving car rolls once per neighbour."""
+    """Each neighbour rolls once; then the arriving car rolls once per neighbour.
+
+    The neighbours are the cars the move ends "next to or right behind" (:attr:`Board.contacts`):
+    a car that ends right in front of another risks nothing, as the booklets word it."""
     car = state.cars[index]
     board, rules = state.board, state.rules
     if not car.on_board or board.in_pit(car.space):
         return state
     taken = state.occupied(except_car=index)
-    neighbours = [taken[s] for s in board.neighbours.get(car.space, ()) if s in taken]
+    neighbours = [taken[s] for s in board.contacts.get(car.space, ()) if s in taken]
     black, losing = rules.dice.black, rules.collision.losing
     knocked_out: set[int] = set()
     for other in neighbours:

@@ -314,7 +314,7 @@ class _Look:
         board = self.board
         taken = self.taken
         contacts = self.contact_risk * sum(
-            1 for s in board.neighbours.get(destination, ()) if s in taken)
+            1 for s in board.contacts.get(destination, ()) if s in taken)
         place = self.places[destination] = (
             board.lane_index[destination] * self.outlook.strides[0],
             self.outlook.flat[board.lane[destination]], board.corner_of.get(destination),
