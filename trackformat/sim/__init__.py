@@ -6,7 +6,7 @@ The public API, in the order a race uses it:
 - :class:`RaceState`, :class:`CarState`, :class:`Wear`: the race as a value.
 - :func:`gear_options`, :func:`face_distribution`: a car's gears and each die's exact outcomes.
 - :func:`legal_moves` (:class:`Move`), :func:`legal_moves_by_roll` (every face of a die at
-  once), :func:`slipstream_moves`: what a roll allows.
+  once), :func:`slipstream_moves`, :func:`super_start_moves`: what a roll allows.
 - :func:`pay_shift`, :func:`play_move`: shift gear, play a move; get the new state and the
   :mod:`events` it caused.
 - :func:`run_race` / :class:`Race`: a whole race driven by :class:`Driver` objects,
@@ -24,6 +24,7 @@ from trackformat.sim.moves import (
     legal_moves,
     legal_moves_by_roll,
     may_enter_pit,
+    super_start_moves,
 )
 from trackformat.sim.race import CarResult, Driver, DriverError, Race, RaceResult, run_race
 from trackformat.sim.resolve import pay_shift, play_move
@@ -65,5 +66,6 @@ __all__ = [
     "shift",
     "slipstream_leader",
     "slipstream_moves",
+    "super_start_moves",
     "turn_order",
 ]

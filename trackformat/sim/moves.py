@@ -22,7 +22,7 @@ from trackformat.sim.routes import Route, RouteWalk, may_enter_pit
 from trackformat.sim.state import CarStatus, Cause, RaceState
 
 __all__ = ["CornerExit", "Move", "legal_moves", "legal_moves_by_roll", "may_enter_pit",
-           "overshoot_outcome"]
+           "overshoot_outcome", "super_start_moves"]
 
 
 def legal_moves(state: RaceState, car: int, roll: int) -> tuple[Move, ...]:
@@ -59,6 +59,32 @@ def legal_moves_by_roll(state: RaceState, car: int,
             walked.moves[key] = moves
         result[roll] = moves
     return result
+
+
+def super_start_moves(state: RaceState, car: int, spaces: int) -> tuple[Move, ...]:
+    """The moves of a super start: ``spaces`` straight ahead in the car's own lane, "moving
+    over one or two lanes if a car is in the way" (FD; FDé: "to avoid a car").
+
+    No gear die is rolled and nothing is chosen freely: with the lane ahead clear, the one move
+    is straight on; only a car in the way (or a lane that ends) opens the lane changes of a
+    full move, which the straight rule already limits to two. Braking is no part of the leap.
+    Should cars block every way, the blocking rule applies as to any move."""
+    moves = legal_moves(state, car, spaces)
+    board = state.board
+    taken = state.occupied(except_car=car)
+    space = state.cars[car].space
+    for _ in range(spaces):
+        ahead = board.ahead.get(space)
+        if ahead is None or ahead in taken:
+            break
+        space = ahead
+    else:
+        straight = tuple(m for m in moves if m.destination == space and m.distance == spaces)
+        if straight:
+            return straight[:1]
+    full = tuple(m for m in moves if m.distance == spaces and not m.blocked and not m.brakes)
+    blocked = tuple(m for m in moves if m.blocked)
+    return full or blocked or moves
 
 
 PRICED_KEPT = 64

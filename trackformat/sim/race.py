@@ -22,7 +22,7 @@ from trackformat.sim import events as ev
 from trackformat.sim.board import Board
 from trackformat.sim.gears import GearOption, gear_options, roll_die
 from trackformat.sim.grid import new_race, turn_order
-from trackformat.sim.moves import Move, legal_moves
+from trackformat.sim.moves import Move, legal_moves, super_start_moves
 from trackformat.sim.resolve import eliminate, pay_shift, play_move
 from trackformat.sim.slipstream import slipstream_moves
 from trackformat.sim.state import CarStatus, Cause, RaceState, Wear
@@ -125,7 +125,7 @@ class Race:
                 return
             if outcome == "super":
                 spaces = rules.start.super_start_spaces
-                move = self._choose(index, spaces, legal_moves(self.state, index, spaces))
+                move = self._choose(index, spaces, super_start_moves(self.state, index, spaces))
                 self._log(*play_move(self.state, index, move, self.rng))
                 if self.state.cars[index].on_board:
                     self.state = self.state.with_car(replace(self.state.cars[index], gear=1))
