@@ -12,9 +12,9 @@ from dataclasses import dataclass, fields
 from trackformat.rules import Ruleset
 from trackformat.sim import Board
 from trackformat.sim import events as ev
-from trackformat.sim.race import Race
-from trackformat.sim.state import RaceState
-from trackformat.sim.testdrive import driver_factories, race_seed
+from trackformat.sim.batch.testdrive import driver_factories, race_seed
+from trackformat.sim.core.state import RaceState
+from trackformat.sim.race.runner import Race
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from trackformat.io import loads_track
 from trackformat.rules import load_ruleset
 from trackformat.sim import Board, CautiousDriver, Driver, RandomDriver, run_race
 from trackformat.sim import events as ev
-from trackformat.sim.state import Wear
+from trackformat.sim.core.state import Wear
 
 DATA = Path(__file__).resolve().parent / "data"
 LOGS = DATA / "race_logs.json.gz"

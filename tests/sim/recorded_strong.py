@@ -20,7 +20,7 @@ from typing import Any
 from tests.sim.recorded import DATA, board, read_logs, row, write_logs
 from trackformat.rules import load_ruleset
 from trackformat.sim import CautiousDriver, Driver, RandomDriver, run_race
-from trackformat.sim.strong import StrongDriver
+from trackformat.sim.drivers.strong import StrongDriver
 
 LOGS = DATA / "strong_race_logs.json.gz"
 

@@ -13,10 +13,10 @@ import math
 import random
 from dataclasses import replace
 
-from trackformat.sim import events as ev
-from trackformat.sim.gears import GearOption, roll_die, shift
-from trackformat.sim.moves import Move
-from trackformat.sim.state import NO_COST, CarState, CarStatus, Cause, RaceState, Wear
+from trackformat.sim.core import events as ev
+from trackformat.sim.core.state import NO_COST, CarState, CarStatus, Cause, RaceState, Wear
+from trackformat.sim.move.gears import GearOption, roll_die, shift
+from trackformat.sim.move.legal import Move
 
 __all__ = ["eliminate", "lose_point", "pay_shift", "play_move"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 from trackformat.rules import PoleRoll, Ruleset, TieBreak
-from trackformat.sim import events as ev
-from trackformat.sim.board import Board
-from trackformat.sim.gears import roll_die
-from trackformat.sim.state import CarState, RaceState, Wear
+from trackformat.sim.core import events as ev
+from trackformat.sim.core.board import Board
+from trackformat.sim.core.state import CarState, RaceState, Wear
+from trackformat.sim.move.gears import roll_die
 
 
 class RaceSetupError(ValueError):

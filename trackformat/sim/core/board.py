@@ -194,7 +194,7 @@ class Network:
     has to test for a missing key. Built once per board. ``cache`` and ``walks`` are scratch
     dicts for what the walk learns about the board as it goes (car-free distances, the reach of
     each space, routes already walked), so a batch of races on one board shares them; see
-    :mod:`trackformat.sim.reach`.
+    :mod:`trackformat.sim.move.reach`.
     """
 
     names: tuple[str, ...]

@@ -12,9 +12,9 @@ move (main route plus extras), priced as one, so overshoots across it are counte
 
 from __future__ import annotations
 
-from trackformat.sim.moves import Move, collect_moves
-from trackformat.sim.routes import Route, RouteWalk
-from trackformat.sim.state import CarState, CarStatus, RaceState, Wear
+from trackformat.sim.core.state import CarState, CarStatus, RaceState, Wear
+from trackformat.sim.move.legal import Move, collect_moves
+from trackformat.sim.move.routes import Route, RouteWalk
 
 
 def _patterns(extra: int) -> list[tuple[int, ...]]:

@@ -2,7 +2,7 @@
 
 A :class:`RaceState` is immutable: applying a move gives a new one, so a bot can look ahead by
 applying moves to copies without undoing anything, and a replay is a list of states. It carries
-the :class:`~trackformat.sim.board.Board` and the ruleset it is played under, so that
+the :class:`~trackformat.sim.core.board.Board` and the ruleset it is played under, so that
 ``legal_moves(state, car, roll)`` needs nothing else.
 """
 
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from trackformat.rules import WEAR_CATEGORIES, Ruleset, WearPoints
 
 if TYPE_CHECKING:
-    from trackformat.sim.board import Board
+    from trackformat.sim.core.board import Board
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """Legal moves of a car for a roll of the die, with what each one costs.
 
-A move covers exactly the roll along a legal route (:mod:`trackformat.sim.routes`), or fewer
+A move covers exactly the roll along a legal route (:mod:`trackformat.sim.move.routes`), or fewer
 spaces by braking (brakes WP per space not covered), or as far as the cars allow when they block
 every way (the blocking table). Leaving a corner without its stops is an overshoot: tyres WP per
 space beyond, a spin on the last tyres WP, elimination when too many stops are missing.
@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from trackformat.rules import Ruleset
-from trackformat.sim.move import CornerExit, Move, overshoot_outcome
-from trackformat.sim.pricing import moves_of_roll
-from trackformat.sim.reuse import routes
-from trackformat.sim.routes import Route, RouteWalk, may_enter_pit
-from trackformat.sim.state import CarStatus, Cause, RaceState
+from trackformat.sim.core.state import CarStatus, Cause, RaceState
+from trackformat.sim.move.pricing import moves_of_roll
+from trackformat.sim.move.reuse import routes
+from trackformat.sim.move.routes import Route, RouteWalk, may_enter_pit
+from trackformat.sim.move.value import CornerExit, Move, overshoot_outcome
 
 __all__ = ["CornerExit", "Move", "legal_moves", "legal_moves_by_roll", "may_enter_pit",
            "overshoot_outcome", "super_start_moves"]

@@ -1,9 +1,9 @@
-"""Pricing the routes of a fast walk (:mod:`trackformat.sim.reach`) into the moves of a roll.
+"""Pricing the routes of a fast walk (:mod:`trackformat.sim.move.reach`) into the moves of a roll.
 
 Most moves of a roll do not depend on the car beyond how far it may brake: a route that covers
 the roll, or brakes down to a shorter one, and leaves no corner short of its stops costs brakes
 WP per space braked and nothing else. The walk lists those *plain* routes by length, each list
-already in the order of the move list (:meth:`~trackformat.sim.reach.Walked.plain`), so their
+already in the order of the move list (:meth:`~trackformat.sim.move.reach.Walked.plain`), so their
 moves are built straight into place, longest first, without a key, a check for duplicates or a
 sort: the walk keeps one route per (end, length, overshoots, debris count) outcome, so two plain
 routes never make the same move.
@@ -21,9 +21,9 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from trackformat.rules import Ruleset
-from trackformat.sim.move import CornerExit, Move, build_move, overshoot_cost
-from trackformat.sim.reach import Reached, Walked
-from trackformat.sim.state import CarState, Cause
+from trackformat.sim.core.state import CarState, Cause
+from trackformat.sim.move.reach import Reached, Walked
+from trackformat.sim.move.value import CornerExit, Move, build_move, overshoot_cost
 
 __all__ = ["moves_of_roll", "priced_one_by_one"]
 

@@ -2,10 +2,10 @@
 
 A game turn lets every car on the board play once, furthest ahead first. A car's turn: the start
 roll on its first turn (stall, normal start, super start); otherwise a gear chosen among
-:func:`~trackformat.sim.gears.gear_options`, its die rolled, a move chosen among
-:func:`~trackformat.sim.moves.legal_moves`, slipstream extras offered while they apply, then
-:func:`~trackformat.sim.resolve.play_move`. Drivers see the state and the options and return one
-of the options; they never touch the generator, so a seed replays the race exactly.
+:func:`~trackformat.sim.move.gears.gear_options`, its die rolled, a move chosen among
+:func:`~trackformat.sim.move.legal.legal_moves`, slipstream extras offered while they apply,
+then :func:`~trackformat.sim.move.resolve.play_move`. Drivers see the state and the options and
+return one of the options; they never touch the generator, so a seed replays the race exactly.
 """
 
 from __future__ import annotations
@@ -18,14 +18,14 @@ from typing import Protocol
 from trackformat.collector import collection_deferred
 from trackformat.model.track import Track
 from trackformat.rules import Ruleset
-from trackformat.sim import events as ev
-from trackformat.sim.board import Board
-from trackformat.sim.gears import GearOption, gear_options, roll_die
-from trackformat.sim.grid import new_race, turn_order
-from trackformat.sim.moves import Move, legal_moves, super_start_moves
-from trackformat.sim.resolve import eliminate, pay_shift, play_move
-from trackformat.sim.slipstream import slipstream_moves
-from trackformat.sim.state import CarStatus, Cause, RaceState, Wear
+from trackformat.sim.core import events as ev
+from trackformat.sim.core.board import Board
+from trackformat.sim.core.state import CarStatus, Cause, RaceState, Wear
+from trackformat.sim.move.gears import GearOption, gear_options, roll_die
+from trackformat.sim.move.legal import Move, legal_moves, super_start_moves
+from trackformat.sim.move.resolve import eliminate, pay_shift, play_move
+from trackformat.sim.move.slipstream import slipstream_moves
+from trackformat.sim.race.grid import new_race, turn_order
 
 
 class Driver(Protocol):

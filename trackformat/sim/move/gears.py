@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from trackformat.rules import Ruleset
-from trackformat.sim.state import NO_COST, CarState, CarStatus, RaceState, Wear
+from trackformat.sim.core.state import NO_COST, CarState, CarStatus, RaceState, Wear
 
 
 @dataclass(frozen=True, slots=True)

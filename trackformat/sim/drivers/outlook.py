@@ -26,8 +26,8 @@ from array import array
 import numpy as np
 
 from trackformat.rules import Ruleset
-from trackformat.sim.board import Board
-from trackformat.sim.gears import face_distribution
+from trackformat.sim.core.board import Board
+from trackformat.sim.move.gears import face_distribution
 
 GEARBOX_TURNS = 0.4
 """What a gearbox WP spent on a downshift costs, in turns."""

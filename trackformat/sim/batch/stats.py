@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from trackformat.sim import events as ev
-from trackformat.sim.board import Board
-from trackformat.sim.race import RaceResult
-from trackformat.sim.state import CarStatus, Cause
+from trackformat.sim.core import events as ev
+from trackformat.sim.core.board import Board
+from trackformat.sim.core.state import CarStatus, Cause
+from trackformat.sim.race.runner import RaceResult
 
 OVERSHOOT_CAUSES = frozenset({Cause.OVERSHOOT, Cause.MISSED_STOPS, Cause.SPIN})
 """Eliminations that a corner's overshoot caused: counted against that corner, wherever the car

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trackformat.sim.state import Cause, Wear
+from trackformat.sim.core.state import Cause, Wear
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ from where the straight stretch began (no weaving to burn off a roll; cars are o
 going round one is never longer); it changes lanes at most twice and never comes back into a lane
 it left unless a car (or debris) was passed in that lane. Leaving a corner without its stops,
 the car keeps its lane. The pit lane is single file, entered only when the car's window is open,
-and a car only enters its own box. :mod:`trackformat.sim.moves` turns routes into priced moves.
+and a car only enters its own box. :mod:`trackformat.sim.move.legal` turns routes into priced moves.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from trackformat.model.track import SpaceKind
-from trackformat.sim.state import CarState, RaceState, Wear
+from trackformat.sim.core.state import CarState, RaceState, Wear
 
 
 @dataclass(frozen=True, slots=True)

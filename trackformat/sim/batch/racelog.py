@@ -20,10 +20,10 @@ from typing import Any
 from trackformat.io import dumps_track
 from trackformat.model import Track
 from trackformat.rules import Ruleset, ruleset_from_document
-from trackformat.sim import events as ev
-from trackformat.sim.board import Board
-from trackformat.sim.bots import DRIVERS
-from trackformat.sim.race import RaceResult, run_race
+from trackformat.sim.core import events as ev
+from trackformat.sim.core.board import Board
+from trackformat.sim.drivers.bots import DRIVERS
+from trackformat.sim.race.runner import RaceResult, run_race
 
 LOG_KIND = "formula-d-race-log"
 LOG_VERSION = 1

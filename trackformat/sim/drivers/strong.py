@@ -1,9 +1,9 @@
 """The strong driver: chooses its gear by the exact odds of the die, and its move by their worth.
 
 Every decision is valued in *turns still needed to take the flag*, read from the
-:class:`~trackformat.sim.outlook.Outlook` of the board (a single-car dynamic programme over the
-dice: position, gear, stops made, brakes and tyres WP left), plus what the outlook cannot see
-from its lane: the cars and debris around the move's end.
+:class:`~trackformat.sim.drivers.outlook.Outlook` of the board (a single-car dynamic programme
+over the dice: position, gear, stops made, brakes and tyres WP left), plus what the outlook
+cannot see from its lane: the cars and debris around the move's end.
 
 - A move is worth minus the turns still needed from where it ends, in the gear the car is in,
   with the stops it will have made and the WP it will have left; an elimination costs
@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from trackformat.rules import Ruleset
-from trackformat.sim.board import Board
-from trackformat.sim.gears import GearOption, face_distribution, shift
-from trackformat.sim.moves import Move, legal_moves_by_roll
-from trackformat.sim.outlook import GEARBOX_TURNS, SPIN_TURNS, Outlook
-from trackformat.sim.state import CarState, RaceState
+from trackformat.sim.core.board import Board
+from trackformat.sim.core.state import CarState, RaceState
+from trackformat.sim.drivers.outlook import GEARBOX_TURNS, SPIN_TURNS, Outlook
+from trackformat.sim.move.gears import GearOption, face_distribution, shift
+from trackformat.sim.move.legal import Move, legal_moves_by_roll
 
 PIT_TURNS = 1.0
 """Turns a pit stop costs on top of the pit lane's length (a slow stop waits a turn; a quick one

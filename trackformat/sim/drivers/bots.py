@@ -1,9 +1,10 @@
 """Simple drivers: a random one to shake the engine, a cautious one to finish races; and
-:data:`DRIVERS`, every bot by name (with the strong one of :mod:`trackformat.sim.strong`).
+:data:`DRIVERS`, every bot by name (with the strong one of :mod:`trackformat.sim.drivers.strong`).
 
 Both only use the public API a person's seat would use: the options they are given, plus
-:func:`~trackformat.sim.gears.face_distribution` and
-:func:`~trackformat.sim.moves.legal_moves` to look at every face of a die before choosing a gear.
+:func:`~trackformat.sim.move.gears.face_distribution` and
+:func:`~trackformat.sim.move.legal.legal_moves` to look at every face of a die before choosing a
+gear.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from trackformat.sim.gears import GearOption, face_distribution, shift
-from trackformat.sim.moves import Move, legal_moves, legal_moves_by_roll
-from trackformat.sim.race import Driver
-from trackformat.sim.state import CarState, RaceState, Wear
-from trackformat.sim.strong import StrongDriver
+from trackformat.sim.core.state import CarState, RaceState, Wear
+from trackformat.sim.drivers.strong import StrongDriver
+from trackformat.sim.move.gears import GearOption, face_distribution, shift
+from trackformat.sim.move.legal import Move, legal_moves, legal_moves_by_roll
+from trackformat.sim.race.runner import Driver
 
 
 class RandomDriver:

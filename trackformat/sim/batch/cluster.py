@@ -3,16 +3,16 @@
 """Test drives on a Dask cluster: the same batch, raced by workers on other machines.
 
 A batch on a cluster gives the same report, to the byte, as in one process: the chunks are
-:func:`~trackformat.sim.testdrive.plan_chunks`'s, each chunk races its own seeded races, and
+:func:`~trackformat.sim.batch.testdrive.plan_chunks`'s, each chunk races its own seeded races, and
 the chunks' counts are merged in chunk order, each exactly once, by the same
-:class:`~trackformat.sim.testdrive.ChunkMerger` as the local process pool's.
+:class:`~trackformat.sim.batch.testdrive.ChunkMerger` as the local process pool's.
 
 How the work travels, and why:
 
-- the :class:`~trackformat.sim.testdrive.DriveSpec` (the track and ruleset documents, a few
+- the :class:`~trackformat.sim.batch.testdrive.DriveSpec` (the track and ruleset documents, a few
   hundred kB for a real track) goes to each worker once, in a worker plugin registered for
   the batch; the scheduler hands the plugin to workers that join or restart mid-batch too. A
-  task carries only the batch's name and its :class:`~trackformat.sim.testdrive.Chunk`;
+  task carries only the batch's name and its :class:`~trackformat.sim.batch.testdrive.Chunk`;
 - each worker thread builds the board once per batch and keeps it (the board's scratch caches
   are not made to be shared between threads, so threads do not share one);
 - at most a window of chunks (a few per worker thread) is out on the cluster at once, so a
@@ -45,8 +45,9 @@ from distributed.comm.addressing import get_address_host_port
 from distributed.diagnostics.plugin import WorkerPlugin
 from distributed.scheduler import KilledWorker
 
-from trackformat.sim.stats import DriveStats
-from trackformat.sim.testdrive import (
+import trackformat
+from trackformat.sim.batch.stats import DriveStats
+from trackformat.sim.batch.testdrive import (
     Chunk,
     ChunkMerger,
     DriveContext,
@@ -80,7 +81,7 @@ class ClusterError(RuntimeError):
 
 def code_fingerprint() -> str:
     """A hash of the package's Python source: equal on two machines when they race alike."""
-    return _fingerprint_of(Path(__file__).resolve().parent.parent)
+    return _fingerprint_of(Path(trackformat.__file__).resolve().parent)
 
 
 @cache
@@ -215,7 +216,7 @@ def cluster_size(client: Client) -> tuple[int, int]:
 def run_on_cluster(client: Client, spec: DriveSpec, races: int,
                    progress: Progress | None = None, window: int | None = None) -> DriveStats:
     """Run ``races`` races of ``spec`` on the cluster of ``client`` and return their merged
-    counts: the same as :func:`~trackformat.sim.testdrive.run_batch` gives.
+    counts: the same as :func:`~trackformat.sim.batch.testdrive.run_batch` gives.
 
     ``window`` is how many chunks may be out on the cluster at once (default: a few per worker
     thread, looked at again every :data:`RESIZE_EVERY` seconds, so workers started during the

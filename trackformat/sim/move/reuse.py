@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import contextlib
 
-from trackformat.sim.board import Network
-from trackformat.sim.reach import FREE_REACH, Walked, walk
-from trackformat.sim.routes import may_enter_pit
-from trackformat.sim.state import CarState, RaceState
+from trackformat.sim.core.board import Network
+from trackformat.sim.core.state import CarState, RaceState
+from trackformat.sim.move.reach import FREE_REACH, Walked, walk
+from trackformat.sim.move.routes import may_enter_pit
 
 KEPT_WALKS = 8192
 """Car-free walks kept per board (the oldest go first): a board has a few thousand places

@@ -1,9 +1,9 @@
 """Every legal route of one car, walked fast on numbered spaces.
 
-This is the walk of :class:`~trackformat.sim.routes.RouteWalk` (its docstring gives the rules:
+This is the walk of :class:`~trackformat.sim.move.routes.RouteWalk` (its docstring gives the rules:
 links only, never through a car, shortest ways on straights, at most two lane changes and no
 weaving, an overshooting car keeps its lane, the pit lane single file), rewritten for the hot
-path of a batch of races: spaces are ints (:class:`~trackformat.sim.board.Network`), a route
+path of a batch of races: spaces are ints (:class:`~trackformat.sim.core.board.Network`), a route
 being built is a plain tuple, the car-free distances along straights are computed once per
 board, and the facts that two routes share when they have the same futures are compared as
 one tuple. The walk visits the same routes in the same order as ``RouteWalk.prefixes`` and keeps
@@ -17,10 +17,10 @@ from collections import deque
 from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, NamedTuple
 
-from trackformat.sim.state import CarState, RaceState
+from trackformat.sim.core.state import CarState, RaceState
 
 if TYPE_CHECKING:
-    from trackformat.sim.move import CornerExit, Move
+    from trackformat.sim.move.value import CornerExit, Move
 
 FREE_REACH = 40
 """Car-free distances along straights are kept up to this many spaces from each starting
@@ -100,7 +100,7 @@ class Walked:
         """The routes of length ``depth`` ending on the track that leave no corner short, as
         (route, debris, at box), by destination then route: the order of the move list, in
         which their moves (priced by the roll alone) are listed; see
-        :mod:`trackformat.sim.pricing`."""
+        :mod:`trackformat.sim.move.pricing`."""
         known = self._plain.get(depth)
         if known is None:
             plain = sorted((p for p in self.by_depth[depth] if not p.exits), key=_listed)

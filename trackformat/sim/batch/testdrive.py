@@ -2,13 +2,13 @@
 
 A designer asks "how does this track play?": how long races last, where cars overshoot, crash
 and spin, which bot wins. A batch answers it by running races and counting their events
-(:mod:`trackformat.sim.stats`), never keeping the races themselves.
+(:mod:`trackformat.sim.batch.stats`), never keeping the races themselves.
 
 The same seed and settings give the same report however the work is spread:
 
 - race ``i`` of a batch is raced with the seed :func:`race_seed` (seed, i), whoever runs it;
 - :func:`plan_chunks` alone decides how the races are cut into chunks, from their number only;
-- each chunk gives a :class:`~trackformat.sim.stats.DriveStats`, and the chunks' counts are
+- each chunk gives a :class:`~trackformat.sim.batch.stats.DriveStats`, and the chunks' counts are
   merged in chunk order; the counts are exact, so the merge is too.
 
 A chunk needs only the :class:`DriveSpec` (plain JSON-able data: the track and ruleset
@@ -19,11 +19,10 @@ documents) and its own :class:`Chunk`, so it can run in this process, in a worke
 from __future__ import annotations
 
 import hashlib
-import importlib
 import multiprocessing
 import random
 import signal
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -33,11 +32,11 @@ from trackformat.collector import collection_deferred
 from trackformat.io import track_from_document, track_to_document
 from trackformat.model.track import Track
 from trackformat.rules import Ruleset, ruleset_from_document
-from trackformat.sim.board import Board
-from trackformat.sim.bots import CautiousDriver, RandomDriver
-from trackformat.sim.grid import RaceSetupError, new_race
-from trackformat.sim.race import Driver, run_race
-from trackformat.sim.stats import DriveStats, mean, median, percentile
+from trackformat.sim.batch.stats import DriveStats, mean, median, percentile
+from trackformat.sim.core.board import Board
+from trackformat.sim.drivers.bots import DRIVERS
+from trackformat.sim.race.grid import RaceSetupError, new_race
+from trackformat.sim.race.runner import Driver, run_race
 
 MAX_CHUNK = 10
 """Races per chunk at most: small enough for a smooth progress bar and an even share of work
@@ -55,12 +54,8 @@ class DriveError(ValueError):
 
 
 def driver_factories() -> dict[str, Callable[[int], Driver]]:
-    """Bots by name, each made from a seed: the engine's ``DRIVERS`` registry when it has one,
-    else the random and cautious drivers."""
-    registry = getattr(importlib.import_module("trackformat.sim"), "DRIVERS", None)
-    if isinstance(registry, Mapping) and registry:
-        return dict(registry)
-    return {"random": RandomDriver, "cautious": lambda _seed: CautiousDriver()}
+    """Bots by name, each made from a seed: the engine's ``DRIVERS`` registry."""
+    return dict(DRIVERS)
 
 
 def bot_lineup(names: Sequence[str], cars: int) -> tuple[str, ...]:

@@ -1,9 +1,9 @@
 """A move as a value: where a car goes for a roll, by which spaces, and what it costs; and the
 one reading of the overshoot rules that prices it, whichever walk found the route.
 
-Kept apart from :mod:`trackformat.sim.moves` (which finds the legal moves) so that both ways of
-pricing routes, the fast one of :mod:`trackformat.sim.pricing` and the plain one of
-:func:`trackformat.sim.moves.collect_moves`, can share them without importing each other.
+Kept apart from :mod:`trackformat.sim.move.legal` (which finds the legal moves) so that both ways of
+pricing routes, the fast one of :mod:`trackformat.sim.move.pricing` and the plain one of
+:func:`trackformat.sim.move.legal.collect_moves`, can share them without importing each other.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from trackformat.rules import Ruleset
-from trackformat.sim.state import CarState, CarStatus, Cause, Wear
+from trackformat.sim.core.state import CarState, CarStatus, Cause, Wear
 
 __all__ = ["CornerExit", "Move", "build_move", "overshoot_cost", "overshoot_outcome"]
 
