@@ -1,0 +1,70 @@
+"""The compiled kernel finds the same legal moves as the readable engine, on thousands of
+random positions: packs of cars across every lane, debris in the way, corners half done, spun
+cars on their last tyres, cars in the pit lane and with their window open.
+
+The readable engine is the reference: every move it lists (by destination, costs, blocking,
+spin, elimination, overshoots, debris and box) must be found by the kernel, and nothing else.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.sim.positions import position
+from tests.sim.recorded import board as recorded_board
+from trackformat.io import load_track
+from trackformat.rules import load_ruleset
+from trackformat.sim import Board, legal_moves
+from trackformat.sim.kernel.arrays import BoardArrays
+from trackformat.sim.kernel.moves import kernel_move_set, move_key
+
+SHIPPED = sorted((Path(__file__).parent.parent.parent / "tracks").glob("*.json"))
+TRACKS = ["ring", "monaco", *(p.stem for p in SHIPPED)]
+PRESETS = ("formula-d", "formule-de-basic")
+POSITIONS = 300
+"""Random positions per track and ruleset (about 3,000 in all)."""
+
+
+@cache
+def board(name: str) -> Board:
+    """The test ring, the recorded Monaco snapshot, or a shipped track by file name."""
+    if name in ("ring", "monaco"):
+        return recorded_board(name)
+    return Board.of(load_track(next(p for p in SHIPPED if p.stem == name)))
+
+
+@pytest.mark.parametrize("track", TRACKS)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_kernel_finds_the_legal_moves_of_the_reference_engine(track: str,
+                                                                  preset: str) -> None:
+    rules = load_ruleset(preset)
+    rng = random.Random(f"kernel:{track}:{preset}")
+    compared = 0
+    for n in range(POSITIONS):
+        state = position(board(track), rules, rng)
+        gear = rng.randint(1, 6)
+        for roll in (rng.choice(rules.faces(gear)), rng.randint(1, 30)):
+            expected = {move_key(m) for m in legal_moves(state, 0, roll)}
+            assert kernel_move_set(state, 0, roll) == expected, (track, preset, n, roll)
+            compared += len(expected)
+    assert compared > 2 * POSITIONS, "the positions should give plenty of moves to compare"
+
+
+def test_the_board_arrays_number_every_space_and_keep_the_engine_order() -> None:
+    the_board = board("ring")
+    arrays = BoardArrays.of(the_board)
+    assert len(arrays.names) == len(the_board.kind)
+    for name, number in arrays.number.items():
+        row = arrays.track_next[number]
+        assert [arrays.names[v] for v in row[row >= 0]] == list(the_board.track_next.get(name, ()))
+        row = arrays.contacts[number]
+        assert {arrays.names[v] for v in row[row >= 0]} == set(the_board.contacts.get(name, ()))
+        assert arrays.lane[number] == the_board.lane.get(name, -1)
+    north = arrays.corner_names.index("north")
+    assert arrays.corner_stops[north] == 1
+    assert np.all(arrays.corner[[arrays.number[s] for s in ("1-8", "2-9", "3-11")]] == north)

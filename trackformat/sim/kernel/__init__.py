@@ -1,0 +1,20 @@
+"""The compiled race kernel (work in progress): the engine's rules on numbered arrays, compiled
+by numba, for batches of test drives many times faster than the readable engine.
+
+The readable engine (core, move, race, drivers) stays the reference and the public API; the
+kernel must reproduce it exactly, and tests compare the two. So far:
+
+- ``arrays``: the board as numbered arrays (successors, lanes, corners, contacts), built from
+  :class:`~trackformat.sim.core.board.Board` with numpy only;
+- ``jit``: the one place numba is imported and configured (its compile cache goes to a user
+  cache folder, never into site-packages);
+- ``walk``: the legal moves of one car for one roll, as compiled code;
+- ``moves``: the same moves asked with a race state, as sets the tests compare with
+  :func:`~trackformat.sim.move.legal.legal_moves`.
+
+Not yet: whole races, the drivers, the batch runner's switch between engines.
+
+This is the only room that knows about compiled code.
+
+May import: core, move, race, drivers.
+"""

@@ -1,0 +1,132 @@
+"""The kernel's legal moves asked with a race state: the bridge the differential tests cross.
+
+:func:`kernel_move_set` turns a :class:`~trackformat.sim.core.state.RaceState` into the arrays
+of :func:`~trackformat.sim.kernel.walk.legal_move_rows`, and its rows into :class:`MoveKey`
+values; :func:`move_key` gives the same value for a :class:`~trackformat.sim.move.value.Move`
+of the readable engine, so the two engines' move sets compare with ``==``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from trackformat.rules import Ruleset
+from trackformat.sim.core.board import Board
+from trackformat.sim.core.state import CarStatus, Cause, RaceState
+from trackformat.sim.kernel import walk as kw
+from trackformat.sim.kernel.arrays import BoardArrays
+from trackformat.sim.move.routes import may_enter_pit
+from trackformat.sim.move.value import Move
+
+CAUSES: dict[int, Cause | None] = {
+    kw.NOT_ELIMINATED: None,
+    kw.BY_MISSED_STOPS: Cause.MISSED_STOPS,
+    kw.BY_OVERSHOOT: Cause.OVERSHOOT,
+    kw.BY_SPIN: Cause.SPIN,
+    kw.BY_BLOCKED: Cause.BLOCKED,
+}
+
+
+class MoveKey(NamedTuple):
+    """What tells two moves apart (the readable engine lists each once)."""
+
+    destination: str
+    brakes: int
+    tyres: int
+    blocked: int
+    spin: bool
+    eliminated: Cause | None
+    overshoots: tuple[tuple[str, int, int], ...]
+    debris: int
+    box: bool
+
+
+def move_key(move: Move) -> MoveKey:
+    """The key of a move of the readable engine."""
+    return MoveKey(move.destination, move.brakes, move.tyres, move.blocked, move.spin,
+                   move.eliminated, tuple((e.corner, e.spaces, e.missing)
+                                          for e in move.overshoots),
+                   len(move.debris), move.box)
+
+
+_ARRAYS: dict[int, tuple[Board, BoardArrays]] = {}
+
+
+def board_arrays(board: Board) -> BoardArrays:
+    """The arrays of ``board``, built once per board object."""
+    known = _ARRAYS.get(id(board))
+    if known is None or known[0] is not board:
+        if len(_ARRAYS) > 16:
+            _ARRAYS.clear()
+        known = _ARRAYS[id(board)] = (board, BoardArrays.of(board))
+    return known[1]
+
+
+def _blocking(rules: Ruleset) -> tuple[np.ndarray, np.ndarray, int]:
+    block = rules.blocking
+    size = max(block.eliminated_from, 1)
+    brakes = np.zeros(size, np.int64)
+    tyres = np.zeros(size, np.int64)
+    for spaces in range(1, block.eliminated_from):
+        cost = block.cost(spaces)
+        if cost is not None:
+            brakes[spaces], tyres[spaces] = cost.brakes, cost.tyres
+    return brakes, tyres, block.eliminated_from
+
+
+def kernel_move_set(state: RaceState, car: int, roll: int) -> set[MoveKey]:
+    """The legal moves of ``car`` for ``roll``, found by the compiled walk."""
+    board, rules = state.board, state.rules
+    arrays = board_arrays(board)
+    number = arrays.number
+    current = state.cars[car]
+    n = len(arrays.names)
+    occupied = np.zeros(n, np.int64)
+    debris = np.zeros(n, np.int64)
+    lanes = len(arrays.lane_length)
+    spots: list[list[int]] = [[] for _ in range(lanes)]
+    for space in state.occupied(except_car=car):
+        occupied[number[space]] = 1
+    for space in state.debris:
+        debris[number[space]] = 1
+    for space in (*state.occupied(except_car=car), *state.debris):
+        lane = board.lane.get(space)
+        if lane is not None:
+            spots[lane].append(board.lane_index[space])
+    passable = np.full((lanes, max((len(s) for s in spots), default=0) or 1), -1, np.int64)
+    for lane, positions in enumerate(spots):
+        passable[lane, : len(positions)] = positions
+    counts = np.asarray([len(s) for s in spots], np.int64)
+
+    start = number[current.space]
+    origin = np.zeros(kw.ROUTE_COLUMNS, np.int64)
+    origin[kw.R_END] = start
+    origin[kw.R_LOCK] = -1
+    corner = int(arrays.corner[start])
+    origin[kw.R_CORNER] = corner
+    same_corner = corner >= 0 and current.corner == arrays.corner_names[corner]
+    origin[kw.R_STOPS] = current.stops if same_corner else 0
+    in_pit = bool(arrays.in_pit[start])
+    origin[kw.R_IN_PIT] = int(in_pit)
+    origin[kw.R_ANCHOR] = -1 if in_pit or corner >= 0 else start
+    block_brakes, block_tyres, block_from = _blocking(rules)
+    rows = kw.legal_move_rows(
+        arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane, arrays.lane_index,
+        arrays.lane_length, arrays.corner, arrays.corner_stops, arrays.in_pit, arrays.is_box,
+        origin, occupied, debris, passable, counts, roll, may_enter_pit(state, current),
+        number[current.box] if current.box is not None else -1,
+        rules.movement.max_lane_changes_on_straight, current.wear.brakes, current.wear.tyres,
+        current.status == CarStatus.SPUN, rules.movement.brakes_per_space,
+        rules.corners.tyres_per_space, rules.corners.eliminated_missing,
+        rules.spin_out.respin_max_spaces, block_from, block_brakes, block_tyres)
+    names, corners = arrays.names, arrays.corner_names
+    found = set()
+    for row in rows.tolist():
+        exits = tuple((corners[row[kw.M_EXITS + 3 * e]], row[kw.M_EXITS + 3 * e + 1],
+                       row[kw.M_EXITS + 3 * e + 2]) for e in range(row[kw.M_NEXITS]))
+        found.add(MoveKey(names[row[kw.M_DEST]], row[kw.M_BRAKES], row[kw.M_TYRES],
+                          row[kw.M_BLOCKED], bool(row[kw.M_SPIN]), CAUSES[row[kw.M_ELIMINATED]],
+                          exits, row[kw.M_DEBRIS], bool(row[kw.M_BOX])))
+    return found
