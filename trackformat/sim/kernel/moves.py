@@ -8,6 +8,7 @@ of the readable engine, so the two engines' move sets compare with ``==``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 import numpy as np
@@ -78,6 +79,15 @@ def _blocking(rules: Ruleset) -> tuple[np.ndarray, np.ndarray, int]:
 
 def kernel_move_set(state: RaceState, car: int, roll: int) -> set[MoveKey]:
     """The legal moves of ``car`` for ``roll``, found by the compiled walk."""
+    return kernel_move_sets(state, car, (roll,))[roll]
+
+
+def kernel_move_sets(state: RaceState, car: int,
+                     rolls: Iterable[int]) -> dict[int, set[MoveKey]]:
+    """:func:`kernel_move_set` for several rolls at once, from one walk (every face of a die)."""
+    wanted = sorted(set(rolls))
+    if not wanted:
+        return {}
     board, rules = state.board, state.rules
     arrays = board_arrays(board)
     number = arrays.number
@@ -115,18 +125,19 @@ def kernel_move_set(state: RaceState, car: int, roll: int) -> set[MoveKey]:
     rows = kw.legal_move_rows(
         arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane, arrays.lane_index,
         arrays.lane_length, arrays.corner, arrays.corner_stops, arrays.in_pit, arrays.is_box,
-        origin, occupied, debris, passable, counts, roll, may_enter_pit(state, current),
+        origin, occupied, debris, passable, counts, np.asarray(wanted, np.int64),
+        may_enter_pit(state, current),
         number[current.box] if current.box is not None else -1,
         rules.movement.max_lane_changes_on_straight, current.wear.brakes, current.wear.tyres,
         current.status == CarStatus.SPUN, rules.movement.brakes_per_space,
         rules.corners.tyres_per_space, rules.corners.eliminated_missing,
         rules.spin_out.respin_max_spaces, block_from, block_brakes, block_tyres)
     names, corners = arrays.names, arrays.corner_names
-    found = set()
+    found: dict[int, set[MoveKey]] = {roll: set() for roll in wanted}
     for row in rows.tolist():
         exits = tuple((corners[row[kw.M_EXITS + 3 * e]], row[kw.M_EXITS + 3 * e + 1],
                        row[kw.M_EXITS + 3 * e + 2]) for e in range(row[kw.M_NEXITS]))
-        found.add(MoveKey(names[row[kw.M_DEST]], row[kw.M_BRAKES], row[kw.M_TYRES],
+        found[row[kw.M_ROLL]].add(MoveKey(names[row[kw.M_DEST]], row[kw.M_BRAKES], row[kw.M_TYRES],
                           row[kw.M_BLOCKED], bool(row[kw.M_SPIN]), CAUSES[row[kw.M_ELIMINATED]],
                           exits, row[kw.M_DEBRIS], bool(row[kw.M_BOX])))
     return found

@@ -34,8 +34,9 @@ R_CORNER, R_STOPS, R_NEXITS, R_ANCHOR, R_ANCHOR_DEPTH = (R_LOCK + 1, R_LOCK + 2,
 R_IN_PIT, R_AT_BOX, R_DEBRIS, R_EXITS = R_LOCK + 6, R_LOCK + 7, R_LOCK + 8, R_LOCK + 9
 ROUTE_COLUMNS = R_EXITS + 3 * MAX_EXITS
 
-M_DEST, M_BRAKES, M_TYRES, M_BLOCKED, M_SPIN, M_ELIMINATED, M_DEBRIS, M_BOX, M_NEXITS = range(9)
-M_EXITS = 9
+(M_ROLL, M_DEST, M_BRAKES, M_TYRES, M_BLOCKED, M_SPIN, M_ELIMINATED, M_DEBRIS, M_BOX,
+ M_NEXITS) = range(10)
+M_EXITS = 10
 MOVE_COLUMNS = M_EXITS + 3 * MAX_EXITS
 
 NOT_ELIMINATED, BY_MISSED_STOPS, BY_OVERSHOOT, BY_SPIN, BY_BLOCKED = 0, 1, 2, 3, 4
@@ -269,6 +270,7 @@ def _price(route: Ints, roll: int, braking: int, left_over: int, brakes_left: in
         if left_over < 0:
             return np.empty(0, np.int64)
         brakes = brakes_left
+    move[M_ROLL] = roll
     move[M_DEST] = route[R_END]
     move[M_BRAKES] = brakes
     move[M_TYRES] = paid_tyres
@@ -285,16 +287,20 @@ def _price(route: Ints, roll: int, braking: int, left_over: int, brakes_left: in
 def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
                     lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
                     in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,
-                    passable: Ints, passable_count: Ints, roll: int, may_pit: bool,
+                    passable: Ints, passable_count: Ints, rolls: Ints, may_pit: bool,
                     car_box: int, max_changes: int, brakes_left: int, tyres_left: int,
                     spun: bool, brakes_per_space: int, tyres_per_space: int,
                     eliminated_missing: int, respin_max: int, block_from: int,
                     block_brakes: Ints, block_tyres: Ints) -> Ints:
-    """Every distinct legal move of a car for ``roll``, one row each (``M_*`` columns).
+    """Every distinct legal move of a car for each of ``rolls`` (sorted, distinct), one row
+    each (``M_*`` columns, the roll in ``M_ROLL``).
 
     ``origin`` is the route of no space (the car where it stands, its corner and stops);
     ``occupied`` and ``debris`` flag the spaces of the other cars and the debris markers;
-    ``passable`` lists, per lane, the positions of the cars and debris in it."""
+    ``passable`` lists, per lane, the positions of the cars and debris in it. The routes are
+    walked once, for the largest roll: a smaller roll's routes are the shorter ones among
+    them (as in :func:`~trackformat.sim.move.legal.legal_moves_by_roll`)."""
+    roll = rolls[-1]
     dist_cache = {-1: np.empty(0, np.int64)}
     leaving_pit = origin[R_IN_PIT] == 1
     seen = {_key(origin, passable, passable_count, lane_length)}
@@ -344,14 +350,35 @@ def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
         for i in range(len(children) - 1, -1, -1):
             stack.append(children[i])
 
+    found = [origin]  # typed by its first row, then emptied
+    found.clear()
+    for roll in rolls:
+        _collect(routes, roll, leaving_pit, pit_next, is_box, occupied, car_box, brakes_left,
+                 tyres_left, spun, brakes_per_space, tyres_per_space, eliminated_missing,
+                 respin_max, block_from, block_brakes, block_tyres, found)
+    rows = np.empty((len(found), MOVE_COLUMNS), np.int64)
+    for i in range(len(found)):
+        rows[i] = found[i]
+    return rows
+
+
+@compiled
+def _collect(routes: list[Ints], roll: int, leaving_pit: bool, pit_next: Ints, is_box: Ints,
+             occupied: Ints, car_box: int, brakes_left: int, tyres_left: int, spun: bool,
+             brakes_per_space: int, tyres_per_space: int, eliminated_missing: int,
+             respin_max: int, block_from: int, block_brakes: Ints, block_tyres: Ints,
+             found: list[Ints]) -> None:
+    """Sort the routes of at most ``roll`` spaces into moves (full, braking, blocked, pit),
+    as :func:`~trackformat.sim.move.legal.collect_moves` does, and add them to ``found``."""
     deepest = -1
     for route in routes:
-        if not route[R_IN_PIT]:
+        if not route[R_IN_PIT] and route[R_DEPTH] <= roll:
             deepest = max(deepest, route[R_DEPTH])
     blocked_at = deepest if 0 <= deepest < roll else -1
-    found = []
     for route in routes:
         depth = route[R_DEPTH]
+        if depth > roll:
+            continue
         if route[R_IN_PIT]:
             waiting = False
             for v in pit_next[route[R_END]]:
@@ -378,7 +405,3 @@ def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
                           block_from, block_brakes, block_tyres)
         if len(move):
             found.append(move)
-    rows = np.empty((len(found), MOVE_COLUMNS), np.int64)
-    for i in range(len(found)):
-        rows[i] = found[i]
-    return rows
