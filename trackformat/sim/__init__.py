@@ -15,12 +15,13 @@ The public API, in the order a race uses it:
 The engine itself lives in rooms, each a sub-package that imports only the rooms before it in
 this list (its docstring says which; ``tests/sim/test_layout.py`` checks it):
 
-- ``core``: the board's lookups, the race state, the events;
+- ``core``: the board's lookups, the race state, the events, the dice generator;
 - ``move``: the rules of a move: gears and dice, legal moves, route walks, slipstream, playing a
   move and what it sets off;
 - ``race``: the grid, the order of play, whole races;
 - ``drivers``: the random, cautious and strong drivers;
-- ``batch``: test drives, their counts, race logs, batches on a cluster.
+- ``batch``: test drives, their counts, race logs, batches on a cluster;
+- ``kernel``: the compiled kernel (in progress), the only room that imports compiled code.
 
 Inside the engine, modules import each other by their room's module (never through this
 package's names), so that importing one room never needs the rooms built on it.

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
-import random
 import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -34,6 +33,7 @@ from trackformat.model.track import Track
 from trackformat.rules import Ruleset, ruleset_from_document
 from trackformat.sim.batch.stats import DriveStats, mean, median, percentile
 from trackformat.sim.core.board import Board
+from trackformat.sim.core.dice import Dice
 from trackformat.sim.drivers.bots import DRIVERS
 from trackformat.sim.race.grid import RaceSetupError, new_race
 from trackformat.sim.race.runner import Driver, run_race
@@ -145,7 +145,7 @@ def prepare(spec: DriveSpec) -> DriveContext:
     if spec.laps < 1:
         raise DriveError(f"a race needs at least one lap, not {spec.laps}")
     try:
-        new_race(board, rules, len(spec.bots), spec.laps, random.Random(0), [])
+        new_race(board, rules, len(spec.bots), spec.laps, Dice(0), [])
     except RaceSetupError as err:
         raise DriveError(str(err)) from None
     return DriveContext(spec, board, rules, driver_factories())

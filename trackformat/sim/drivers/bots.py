@@ -9,9 +9,9 @@ gear.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 
+from trackformat.sim.core.dice import Dice
 from trackformat.sim.core.state import CarState, RaceState, Wear
 from trackformat.sim.drivers.strong import StrongDriver
 from trackformat.sim.move.gears import GearOption, face_distribution, shift
@@ -28,10 +28,10 @@ class RandomDriver:
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
-        self.rng = random.Random(seed)
+        self.rng = Dice(seed)
 
     def start_race(self, seed: int, car: int) -> None:
-        self.rng = random.Random(f"random-driver:{self.seed}:{seed}:{car}")
+        self.rng = Dice(f"random-driver:{self.seed}:{seed}:{car}")
 
     def choose_gear(self, state: RaceState, car: int,
                     options: Sequence[GearOption]) -> GearOption:

@@ -11,6 +11,7 @@ kernel must reproduce it exactly, and tests compare the two. So far:
 - ``walk``: the legal moves of one car for one roll, as compiled code;
 - ``moves``: the same moves asked with a race state, as sets the tests compare with
   :func:`~trackformat.sim.move.legal.legal_moves`.
+- ``dice``: the project's generator (:mod:`trackformat.sim.core.dice`), draw for draw.
 
 Not yet: whole races, the drivers, the batch runner's switch between engines.
 

@@ -7,12 +7,12 @@ result of a gear die with its exact probability, so a bot can weigh its options 
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
 from trackformat.rules import Ruleset
+from trackformat.sim.core.dice import Rng
 from trackformat.sim.core.state import NO_COST, CarState, CarStatus, RaceState, Wear
 
 
@@ -38,7 +38,7 @@ def face_distribution(rules: Ruleset, gear: int) -> tuple[tuple[int, Fraction], 
     return tuple((value, Fraction(n, total)) for value, n in sorted(counts.items()))
 
 
-def roll_die(rng: random.Random, die: tuple[int, ...] | list[int]) -> int:
+def roll_die(rng: Rng, die: tuple[int, ...] | list[int]) -> int:
     """One roll of a die: a face drawn uniformly with the race's generator."""
     return die[rng.randrange(len(die))]
 

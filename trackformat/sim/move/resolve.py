@@ -10,10 +10,10 @@ one generator, in a fixed order, so a seed replays the race event for event.
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import replace
 
 from trackformat.sim.core import events as ev
+from trackformat.sim.core.dice import Rng
 from trackformat.sim.core.state import NO_COST, CarState, CarStatus, Cause, RaceState, Wear
 from trackformat.sim.move.gears import GearOption, roll_die, shift
 from trackformat.sim.move.legal import Move
@@ -86,7 +86,7 @@ def _stops(state: RaceState, car: CarState, move: Move) -> tuple[str | None, int
     return corner, 1
 
 
-def play_move(state: RaceState, index: int, move: Move, rng: random.Random,
+def play_move(state: RaceState, index: int, move: Move, rng: Rng,
               gear_roll: int | None = None) -> tuple[RaceState, list[ev.Event]]:
     """Play ``move`` for car ``index`` and resolve what it sets off.
 
@@ -153,7 +153,7 @@ def play_move(state: RaceState, index: int, move: Move, rng: random.Random,
     return _engine(state, index, car.gear, gear_roll, rng, log), log
 
 
-def _pit_stop(state: RaceState, index: int, rng: random.Random,
+def _pit_stop(state: RaceState, index: int, rng: Rng,
               log: list[ev.Event]) -> RaceState:
     rules = state.rules
     car = state.cars[index]
@@ -168,7 +168,7 @@ def _pit_stop(state: RaceState, index: int, rng: random.Random,
     return state.with_car(car)
 
 
-def _debris_rolls(state: RaceState, index: int, move: Move, rng: random.Random,
+def _debris_rolls(state: RaceState, index: int, move: Move, rng: Rng,
                   log: list[ev.Event]) -> RaceState:
     rules = state.rules.debris
     if rules is None:
@@ -184,7 +184,7 @@ def _debris_rolls(state: RaceState, index: int, move: Move, rng: random.Random,
     return state
 
 
-def _contacts(state: RaceState, index: int, rng: random.Random,
+def _contacts(state: RaceState, index: int, rng: Rng,
               log: list[ev.Event]) -> RaceState:
     """Each neighbour rolls once; then the arriving car rolls once per neighbour.
 
@@ -223,7 +223,7 @@ def _contacts(state: RaceState, index: int, rng: random.Random,
 
 
 def _engine(state: RaceState, index: int, gear: int, gear_roll: int | None,
-            rng: random.Random, log: list[ev.Event]) -> RaceState:
+            rng: Rng, log: list[ev.Event]) -> RaceState:
     """After a top result in a high gear: the driver, then every car in a high gear, rolls."""
     damage = state.rules.engine_damage
     if damage is None or gear_roll is None:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import random
-
 from trackformat.rules import PoleRoll, Ruleset, TieBreak
 from trackformat.sim.core import events as ev
 from trackformat.sim.core.board import Board
+from trackformat.sim.core.dice import Rng
 from trackformat.sim.core.state import CarState, RaceState, Wear
 from trackformat.sim.move.gears import roll_die
 
@@ -15,7 +14,7 @@ class RaceSetupError(ValueError):
     """A race that cannot start on this track (no grid, too few slots, no finish line)."""
 
 
-def draw_grid(rules: Ruleset, cars: int, rng: random.Random,
+def draw_grid(rules: Ruleset, cars: int, rng: Rng,
               log: list[ev.Event]) -> list[int]:
     """Car indices in grid order, pole first, from one black-die roll each.
 
@@ -47,7 +46,7 @@ def starting_lap(board: Board, space: str) -> int:
     return 0 if board.progress.get(space, 0) * 2 > board.lap_length else 1
 
 
-def new_race(board: Board, rules: Ruleset, cars: int, laps: int, rng: random.Random,
+def new_race(board: Board, rules: Ruleset, cars: int, laps: int, rng: Rng,
              log: list[ev.Event]) -> RaceState:
     """The race on the grid: slots drawn by the black die, every car with its starting WP."""
     track = board.graphs.track

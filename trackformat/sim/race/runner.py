@@ -10,7 +10,6 @@ return one of the options; they never touch the generator, so a seed replays the
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -20,6 +19,7 @@ from trackformat.model.track import Track
 from trackformat.rules import Ruleset
 from trackformat.sim.core import events as ev
 from trackformat.sim.core.board import Board
+from trackformat.sim.core.dice import Dice, Rng
 from trackformat.sim.core.state import CarStatus, Cause, RaceState, Wear
 from trackformat.sim.move.gears import GearOption, gear_options, roll_die
 from trackformat.sim.move.legal import Move, legal_moves, super_start_moves
@@ -87,12 +87,12 @@ class Race:
     """A race in progress; :meth:`run` plays it to the end."""
 
     def __init__(self, track: Track | Board, rules: Ruleset, drivers: Sequence[Driver],
-                 seed: int, laps: int | None = None, rng: random.Random | None = None) -> None:
-        """Draw the grid and get ready; ``rng`` replaces ``random.Random(seed)`` (for tests
+                 seed: int, laps: int | None = None, rng: Rng | None = None) -> None:
+        """Draw the grid and get ready; ``rng`` replaces ``Dice(seed)`` (for tests
         that script the dice)."""
         board = track if isinstance(track, Board) else Board.of(track)
         self.seed = seed
-        self.rng = rng if rng is not None else random.Random(seed)
+        self.rng: Rng = rng if rng is not None else Dice(seed)
         self.drivers = list(drivers)
         self.events: list[ev.Event] = []
         race_laps = laps if laps is not None else board.graphs.track.metadata.laps
