@@ -8,8 +8,9 @@ kernel must reproduce it exactly, and tests compare the two. So far:
   :class:`~trackformat.sim.core.board.Board` with numpy only;
 - ``jit``: the one place numba is imported and configured (its compile cache goes to a user
   cache folder, never into site-packages);
-- ``walk``: the legal moves of one car for one roll, as compiled code;
-- ``moves``: the same moves asked with a race state, as sets the tests compare with
+- ``walk``: the legal routes of one car for a roll, as compiled code;
+- ``price``: those routes priced into the legal moves of each roll, in the engine's order;
+- ``moves``: the same moves asked with a race state, as lists the tests compare with
   :func:`~trackformat.sim.move.legal.legal_moves`.
 - ``dice``: the project's generator (:mod:`trackformat.sim.core.dice`), draw for draw.
 

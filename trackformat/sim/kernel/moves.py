@@ -1,9 +1,10 @@
 """The kernel's legal moves asked with a race state: the bridge the differential tests cross.
 
-:func:`kernel_move_set` turns a :class:`~trackformat.sim.core.state.RaceState` into the arrays
-of :func:`~trackformat.sim.kernel.walk.legal_move_rows`, and its rows into :class:`MoveKey`
-values; :func:`move_key` gives the same value for a :class:`~trackformat.sim.move.value.Move`
-of the readable engine, so the two engines' move sets compare with ``==``.
+:func:`kernel_moves` turns a :class:`~trackformat.sim.core.state.RaceState` into the arrays of
+:func:`~trackformat.sim.kernel.price.legal_move_rows`, and its rows into (:class:`MoveKey`,
+route) pairs in the engine's order; :func:`engine_move` gives the same pair for a
+:class:`~trackformat.sim.move.value.Move` of the readable engine, so the two engines' move lists
+compare with ``==``, order and chosen routes included.
 """
 
 from __future__ import annotations
@@ -16,17 +17,18 @@ import numpy as np
 from trackformat.rules import Ruleset
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.state import CarStatus, Cause, RaceState
+from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel import walk as kw
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.move.routes import may_enter_pit
 from trackformat.sim.move.value import Move
 
 CAUSES: dict[int, Cause | None] = {
-    kw.NOT_ELIMINATED: None,
-    kw.BY_MISSED_STOPS: Cause.MISSED_STOPS,
-    kw.BY_OVERSHOOT: Cause.OVERSHOOT,
-    kw.BY_SPIN: Cause.SPIN,
-    kw.BY_BLOCKED: Cause.BLOCKED,
+    kp.NOT_ELIMINATED: None,
+    kp.BY_MISSED_STOPS: Cause.MISSED_STOPS,
+    kp.BY_OVERSHOOT: Cause.OVERSHOOT,
+    kp.BY_SPIN: Cause.SPIN,
+    kp.BY_BLOCKED: Cause.BLOCKED,
 }
 
 
@@ -77,14 +79,24 @@ def _blocking(rules: Ruleset) -> tuple[np.ndarray, np.ndarray, int]:
     return brakes, tyres, block.eliminated_from
 
 
-def kernel_move_set(state: RaceState, car: int, roll: int) -> set[MoveKey]:
-    """The legal moves of ``car`` for ``roll``, found by the compiled walk."""
-    return kernel_move_sets(state, car, (roll,))[roll]
+KernelMove = tuple[MoveKey, tuple[str, ...]]
+"""A move found by the kernel: its key and its route."""
 
 
-def kernel_move_sets(state: RaceState, car: int,
-                     rolls: Iterable[int]) -> dict[int, set[MoveKey]]:
-    """:func:`kernel_move_set` for several rolls at once, from one walk (every face of a die)."""
+def engine_move(move: Move) -> KernelMove:
+    """A move of the readable engine as the kernel gives it."""
+    return move_key(move), move.route
+
+
+def kernel_moves(state: RaceState, car: int, roll: int) -> list[KernelMove]:
+    """The legal moves of ``car`` for ``roll``, found by the compiled walk, in the engine's
+    order (:func:`~trackformat.sim.move.legal.legal_moves`)."""
+    return kernel_moves_by_roll(state, car, (roll,))[roll]
+
+
+def kernel_moves_by_roll(state: RaceState, car: int,
+                         rolls: Iterable[int]) -> dict[int, list[KernelMove]]:
+    """:func:`kernel_moves` for several rolls at once, from one walk (every face of a die)."""
     wanted = sorted(set(rolls))
     if not wanted:
         return {}
@@ -112,6 +124,7 @@ def kernel_move_sets(state: RaceState, car: int,
 
     start = number[current.space]
     origin = np.zeros(kw.ROUTE_COLUMNS, np.int64)
+    origin[kw.R_PATH:] = -1
     origin[kw.R_END] = start
     origin[kw.R_LOCK] = -1
     corner = int(arrays.corner[start])
@@ -122,7 +135,7 @@ def kernel_move_sets(state: RaceState, car: int,
     origin[kw.R_IN_PIT] = int(in_pit)
     origin[kw.R_ANCHOR] = -1 if in_pit or corner >= 0 else start
     block_brakes, block_tyres, block_from = _blocking(rules)
-    rows = kw.legal_move_rows(
+    rows = kp.legal_move_rows(
         arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane, arrays.lane_index,
         arrays.lane_length, arrays.corner, arrays.corner_stops, arrays.in_pit, arrays.is_box,
         origin, occupied, debris, passable, counts, np.asarray(wanted, np.int64),
@@ -133,11 +146,13 @@ def kernel_move_sets(state: RaceState, car: int,
         rules.corners.tyres_per_space, rules.corners.eliminated_missing,
         rules.spin_out.respin_max_spaces, block_from, block_brakes, block_tyres)
     names, corners = arrays.names, arrays.corner_names
-    found: dict[int, set[MoveKey]] = {roll: set() for roll in wanted}
+    found: dict[int, list[KernelMove]] = {roll: [] for roll in wanted}
     for row in rows.tolist():
-        exits = tuple((corners[row[kw.M_EXITS + 3 * e]], row[kw.M_EXITS + 3 * e + 1],
-                       row[kw.M_EXITS + 3 * e + 2]) for e in range(row[kw.M_NEXITS]))
-        found[row[kw.M_ROLL]].add(MoveKey(names[row[kw.M_DEST]], row[kw.M_BRAKES], row[kw.M_TYRES],
-                          row[kw.M_BLOCKED], bool(row[kw.M_SPIN]), CAUSES[row[kw.M_ELIMINATED]],
-                          exits, row[kw.M_DEBRIS], bool(row[kw.M_BOX])))
+        exits = tuple((corners[row[kp.M_EXITS + 3 * e]], row[kp.M_EXITS + 3 * e + 1],
+                       row[kp.M_EXITS + 3 * e + 2]) for e in range(row[kp.M_NEXITS]))
+        key = MoveKey(names[row[kp.M_DEST]], row[kp.M_BRAKES], row[kp.M_TYRES],
+                      row[kp.M_BLOCKED], bool(row[kp.M_SPIN]), CAUSES[row[kp.M_ELIMINATED]],
+                      exits, row[kp.M_DEBRIS], bool(row[kp.M_BOX]))
+        route = tuple(names[v] for v in row[kp.M_ROUTE: kp.M_ROUTE + row[kp.M_DISTANCE]])
+        found[row[kp.M_ROLL]].append((key, route))
     return found

@@ -1,4 +1,4 @@
-"""The legal moves of one car for one roll, as compiled code on numbered arrays.
+"""The routes of one car for a roll, as compiled code on numbered arrays.
 
 The same reading of the rules as the plain route walk (:mod:`trackformat.sim.move.routes`) and
 its pricing (:func:`trackformat.sim.move.legal.collect_moves`), step for step: routes follow the
@@ -9,8 +9,8 @@ lane; the pit lane is single file and a car only enters its own box. Routes are 
 first in the engine's order, and a route whose future is that of one already walked is not
 followed again (the same key as the plain walk's).
 
-A route is a row of ints (the ``R_*`` columns); a move is a row of :data:`MOVE_COLUMNS` ints
-(the ``M_*`` columns), one per distinct move of the reference's list.
+A route is a row of ints (the ``R_*`` columns); :mod:`trackformat.sim.kernel.price` turns
+routes into moves.
 """
 
 from __future__ import annotations
@@ -32,15 +32,11 @@ R_LOCK = R_LEFT + 2 * MAX_LEFT
 R_CORNER, R_STOPS, R_NEXITS, R_ANCHOR, R_ANCHOR_DEPTH = (R_LOCK + 1, R_LOCK + 2, R_LOCK + 3,
                                                          R_LOCK + 4, R_LOCK + 5)
 R_IN_PIT, R_AT_BOX, R_DEBRIS, R_EXITS = R_LOCK + 6, R_LOCK + 7, R_LOCK + 8, R_LOCK + 9
-ROUTE_COLUMNS = R_EXITS + 3 * MAX_EXITS
-
-(M_ROLL, M_DEST, M_BRAKES, M_TYRES, M_BLOCKED, M_SPIN, M_ELIMINATED, M_DEBRIS, M_BOX,
- M_NEXITS) = range(10)
-M_EXITS = 10
-MOVE_COLUMNS = M_EXITS + 3 * MAX_EXITS
-
-NOT_ELIMINATED, BY_MISSED_STOPS, BY_OVERSHOOT, BY_SPIN, BY_BLOCKED = 0, 1, 2, 3, 4
-"""Why a move eliminates the car (the M_ELIMINATED column)."""
+R_PATH = R_EXITS + 3 * MAX_EXITS
+"""The spaces entered, in order (-1 beyond the route's depth); not part of the route's key."""
+MAX_DEPTH = 48
+"""Spaces a route may cover (a sixth-gear roll is at most 30)."""
+ROUTE_COLUMNS = R_PATH + MAX_DEPTH
 
 
 @compiled
@@ -131,9 +127,12 @@ def _step(route: Ints, v: int, track_next: Ints, lane: Ints, lane_index: Ints,
         return none
     u = route[R_END]
     depth = route[R_DEPTH] + 1
+    if depth > MAX_DEPTH:
+        raise ValueError("a route longer than the kernel keeps")
     nxt = route.copy()
     nxt[R_END] = v
     nxt[R_DEPTH] = depth
+    nxt[R_PATH + depth - 1] = v
     if in_pit[v]:
         if not route[R_IN_PIT] and not may_pit:
             return none
@@ -218,91 +217,18 @@ def _step(route: Ints, v: int, track_next: Ints, lane: Ints, lane_index: Ints,
 
 
 @compiled
-def _price(route: Ints, roll: int, braking: int, left_over: int, brakes_left: int,
-           tyres_left: int, spun: bool, tyres_per_space: int, eliminated_missing: int,
-           respin_max: int, block_from: int, block_brakes: Ints, block_tyres: Ints) -> Ints:
-    """The move of a route (see :func:`trackformat.sim.move.legal._price`); an empty row for a
-    braking move the car has not the brakes WP for. ``left_over`` -1: not blocked."""
-    depth = route[R_DEPTH]
-    move = np.full(MOVE_COLUMNS, -1, np.int64)
-    beyond, most_missing = 0, -1
-    for e in range(route[R_NEXITS]):
-        spaces = depth - route[R_EXITS + 3 * e + 1] + 1
-        missing = route[R_EXITS + 3 * e + 2]
-        move[M_EXITS + 3 * e] = route[R_EXITS + 3 * e]
-        move[M_EXITS + 3 * e + 1] = spaces
-        move[M_EXITS + 3 * e + 2] = missing
-        beyond += spaces
-        most_missing = max(most_missing, missing)
-    over_tyres = beyond * tyres_per_space
-    eliminated = NOT_ELIMINATED
-    spin = False
-    if most_missing >= eliminated_missing:
-        eliminated = BY_MISSED_STOPS
-    elif over_tyres > 0:
-        if spun:
-            if beyond <= respin_max:
-                spin = True
-            else:
-                eliminated = BY_SPIN
-        elif over_tyres > tyres_left:
-            eliminated = BY_OVERSHOOT
-        elif over_tyres == tyres_left:
-            spin = True
-    paid_tyres = min(over_tyres, tyres_left)
-    brakes = braking
-    blocked = 0
-    if left_over >= 0:
-        blocked = left_over
-        if left_over >= block_from:
-            if eliminated == NOT_ELIMINATED:
-                eliminated = BY_BLOCKED
-        else:
-            cost_brakes = block_brakes[left_over]
-            cost_tyres = block_tyres[left_over]
-            brakes += cost_brakes
-            if cost_brakes > brakes_left or cost_tyres > tyres_left - paid_tyres:
-                if eliminated == NOT_ELIMINATED:
-                    eliminated = BY_BLOCKED
-            else:
-                paid_tyres += cost_tyres
-    if brakes > brakes_left:
-        if left_over < 0:
-            return np.empty(0, np.int64)
-        brakes = brakes_left
-    move[M_ROLL] = roll
-    move[M_DEST] = route[R_END]
-    move[M_BRAKES] = brakes
-    move[M_TYRES] = paid_tyres
-    move[M_BLOCKED] = blocked
-    move[M_SPIN] = 1 if spin and eliminated == NOT_ELIMINATED else 0
-    move[M_ELIMINATED] = eliminated
-    move[M_DEBRIS] = route[R_DEBRIS]
-    move[M_BOX] = route[R_AT_BOX]
-    move[M_NEXITS] = route[R_NEXITS]
-    return move
-
-
-@compiled
-def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
-                    lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
-                    in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,
-                    passable: Ints, passable_count: Ints, rolls: Ints, may_pit: bool,
-                    car_box: int, max_changes: int, brakes_left: int, tyres_left: int,
-                    spun: bool, brakes_per_space: int, tyres_per_space: int,
-                    eliminated_missing: int, respin_max: int, block_from: int,
-                    block_brakes: Ints, block_tyres: Ints) -> Ints:
-    """Every distinct legal move of a car for each of ``rolls`` (sorted, distinct), one row
-    each (``M_*`` columns, the roll in ``M_ROLL``).
+def walk_routes(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
+                lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
+                in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,
+                passable: Ints, passable_count: Ints, roll: int, may_pit: bool, car_box: int,
+                max_changes: int) -> list[Ints]:
+    """Every legal route from ``origin`` of at most ``roll`` spaces, in the order the plain
+    walk yields them (:meth:`~trackformat.sim.move.routes.RouteWalk.prefixes`).
 
     ``origin`` is the route of no space (the car where it stands, its corner and stops);
     ``occupied`` and ``debris`` flag the spaces of the other cars and the debris markers;
-    ``passable`` lists, per lane, the positions of the cars and debris in it. The routes are
-    walked once, for the largest roll: a smaller roll's routes are the shorter ones among
-    them (as in :func:`~trackformat.sim.move.legal.legal_moves_by_roll`)."""
-    roll = rolls[-1]
+    ``passable`` lists, per lane, the positions of the cars and debris in it."""
     dist_cache = {-1: np.empty(0, np.int64)}
-    leaving_pit = origin[R_IN_PIT] == 1
     seen = {_key(origin, passable, passable_count, lane_length)}
     seen.clear()
     routes = [origin]
@@ -350,58 +276,4 @@ def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
         for i in range(len(children) - 1, -1, -1):
             stack.append(children[i])
 
-    found = [origin]  # typed by its first row, then emptied
-    found.clear()
-    for roll in rolls:
-        _collect(routes, roll, leaving_pit, pit_next, is_box, occupied, car_box, brakes_left,
-                 tyres_left, spun, brakes_per_space, tyres_per_space, eliminated_missing,
-                 respin_max, block_from, block_brakes, block_tyres, found)
-    rows = np.empty((len(found), MOVE_COLUMNS), np.int64)
-    for i in range(len(found)):
-        rows[i] = found[i]
-    return rows
-
-
-@compiled
-def _collect(routes: list[Ints], roll: int, leaving_pit: bool, pit_next: Ints, is_box: Ints,
-             occupied: Ints, car_box: int, brakes_left: int, tyres_left: int, spun: bool,
-             brakes_per_space: int, tyres_per_space: int, eliminated_missing: int,
-             respin_max: int, block_from: int, block_brakes: Ints, block_tyres: Ints,
-             found: list[Ints]) -> None:
-    """Sort the routes of at most ``roll`` spaces into moves (full, braking, blocked, pit),
-    as :func:`~trackformat.sim.move.legal.collect_moves` does, and add them to ``found``."""
-    deepest = -1
-    for route in routes:
-        if not route[R_IN_PIT] and route[R_DEPTH] <= roll:
-            deepest = max(deepest, route[R_DEPTH])
-    blocked_at = deepest if 0 <= deepest < roll else -1
-    for route in routes:
-        depth = route[R_DEPTH]
-        if depth > roll:
-            continue
-        if route[R_IN_PIT]:
-            waiting = False
-            for v in pit_next[route[R_END]]:
-                if v < 0:
-                    break
-                if occupied[v] and (not is_box[v] or v == car_box):
-                    waiting = True
-            if not (route[R_AT_BOX] or waiting or (leaving_pit and depth == roll)):
-                continue
-            move = _price(route, roll, 0, -1, brakes_left, tyres_left, spun, tyres_per_space,
-                          eliminated_missing, respin_max, block_from, block_brakes,
-                          block_tyres)
-        elif depth == roll:
-            move = _price(route, roll, 0, -1, brakes_left, tyres_left, spun, tyres_per_space,
-                          eliminated_missing, respin_max, block_from, block_brakes,
-                          block_tyres)
-        elif depth == blocked_at:
-            move = _price(route, roll, 0, roll - depth, brakes_left, tyres_left, spun,
-                          tyres_per_space, eliminated_missing, respin_max, block_from,
-                          block_brakes, block_tyres)
-        else:
-            move = _price(route, roll, (roll - depth) * brakes_per_space, -1, brakes_left,
-                          tyres_left, spun, tyres_per_space, eliminated_missing, respin_max,
-                          block_from, block_brakes, block_tyres)
-        if len(move):
-            found.append(move)
+    return routes
