@@ -10,6 +10,7 @@ in the same order and by the same route, so that a driver choosing by its place 
 
 from __future__ import annotations
 
+import io
 import random
 from functools import cache
 from pathlib import Path
@@ -24,6 +25,7 @@ from trackformat.rules import load_ruleset
 from trackformat.sim import Board, legal_moves, legal_moves_by_roll
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.moves import engine_move, kernel_moves, kernel_moves_by_roll
+from trackformat.sim.kernel.warm import ensure_compiled
 
 SHIPPED = sorted((Path(__file__).parent.parent.parent / "tracks").glob("*.json"))
 TRACKS = ["ring", "monaco-snapshot", *(p.stem for p in SHIPPED)]
@@ -76,3 +78,17 @@ def test_the_board_arrays_number_every_space_and_keep_the_engine_order() -> None
     north = arrays.corner_names.index("north")
     assert arrays.corner_stops[north] == 1
     assert np.all(arrays.corner[[arrays.number[s] for s in ("1-8", "2-9", "3-11")]] == north)
+
+
+def test_a_cold_kernel_says_on_stderr_that_it_is_compiling_and_how_long_it_took(
+        tmp_path: Path) -> None:
+    err = io.StringIO()
+    seconds = ensure_compiled(err, folder=tmp_path)
+    lines = err.getvalue().splitlines()
+    assert lines[0] == f"trackformat: compiling the race kernel, once (kept in {tmp_path})..."
+    assert lines[1] == f"trackformat: race kernel compiled in {seconds:.1f} s"
+    (tmp_path / "kernel_0123").mkdir()
+    (tmp_path / "kernel_0123" / "price.legal_move_rows-258.py311.nbi").touch()
+    err = io.StringIO()
+    ensure_compiled(err, folder=tmp_path)
+    assert err.getvalue() == "", "a warm cache compiles nothing and says nothing"

@@ -13,6 +13,8 @@ kernel must reproduce it exactly, and tests compare the two. So far:
 - ``moves``: the same moves asked with a race state, as lists the tests compare with
   :func:`~trackformat.sim.move.legal.legal_moves`.
 - ``dice``: the project's generator (:mod:`trackformat.sim.core.dice`), draw for draw.
+- ``warm``: compiling everything before the first race, saying so on stderr when the cache is
+  cold.
 
 Not yet: whole races, the drivers, the batch runner's switch between engines.
 

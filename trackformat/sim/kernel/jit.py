@@ -30,10 +30,12 @@ def cache_folder() -> Path:
 
 
 os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_folder()))
+CACHE = Path(os.environ["NUMBA_CACHE_DIR"])
+"""The folder numba keeps compiled code in, for this process."""
 
 import numba  # noqa: E402  (after the cache folder is chosen)
 
-numba.config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]  # type: ignore[attr-defined]
+numba.config.CACHE_DIR = str(CACHE)  # type: ignore[attr-defined]
 
 
 def compiled(function: F) -> F:
