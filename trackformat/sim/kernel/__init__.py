@@ -13,10 +13,12 @@ kernel must reproduce it exactly, and tests compare the two. So far:
 - ``moves``: the same moves asked with a race state, as lists the tests compare with
   :func:`~trackformat.sim.move.legal.legal_moves`.
 - ``dice``: the project's generator (:mod:`trackformat.sim.core.dice`), draw for draw.
+- ``cars``: the cars as a table of ints, the gears a car may take, the order of play.
 - ``warm``: compiling everything before the first race, saying so on stderr when the cache is
   cold.
 
-Not yet: whole races, the drivers, the batch runner's switch between engines.
+Not yet: playing a move (costs, laps, pits, contacts, debris, engine), the start and the grid,
+whole races, the drivers, the batch runner's switch between engines.
 
 This is the only room that knows about compiled code.
 

@@ -58,6 +58,16 @@ class BoardArrays:
     """1 for boxes."""
     contacts: Ints
     """Where a car ending its move on each space risks contact, padded with -1."""
+    progress: Ints
+    """Rank of each track space along the lap (0 in the pit lane)."""
+    inside: Ints
+    """How far each track space is from the inside line of its corner or the next (0 in the
+    pit lane): the tie-break of the order of play."""
+    pit_half: Ints
+    """Twice the position of each pit-lane space and box along the pit lane (a box sits half
+    way between the spaces around it), for the order of play there."""
+    pit_entry_rank: int
+    """Progress rank where cars in the pit lane play (see :attr:`Board.pit_entry_rank`)."""
 
     @classmethod
     def of(cls, board: Board) -> BoardArrays:
@@ -84,4 +94,8 @@ class BoardArrays:
             is_box=column(net.is_box),
             contacts=padded([[number[s] for s in board.contacts.get(name, ())]
                              for name in net.names]),
+            progress=column([board.progress.get(s, 0) for s in net.names]),
+            inside=column([board.inside.get(s, 0) for s in net.names]),
+            pit_half=column([int(board.pit_position.get(s, 0.0) * 2) for s in net.names]),
+            pit_entry_rank=board.pit_entry_rank,
         )
