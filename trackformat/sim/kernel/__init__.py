@@ -14,11 +14,12 @@ kernel must reproduce it exactly, and tests compare the two. So far:
   :func:`~trackformat.sim.move.legal.legal_moves`.
 - ``dice``: the project's generator (:mod:`trackformat.sim.core.dice`), draw for draw.
 - ``cars``: the cars as a table of ints, the gears a car may take, the order of play.
+- ``resolve``: playing a chosen move and the rolls it sets off (no events written yet).
 - ``warm``: compiling everything before the first race, saying so on stderr when the cache is
   cold.
 
-Not yet: playing a move (costs, laps, pits, contacts, debris, engine), the start and the grid,
-whole races, the drivers, the batch runner's switch between engines.
+Not yet: the events of a move, the start and the grid, shifting, slipstream, whole races, the
+drivers, the batch runner's switch between engines.
 
 This is the only room that knows about compiled code.
 

@@ -68,6 +68,12 @@ class BoardArrays:
     way between the spaces around it), for the order of play there."""
     pit_entry_rank: int
     """Progress rank where cars in the pit lane play (see :attr:`Board.pit_entry_rank`)."""
+    ahead: Ints
+    """The next space in the same lane (-1: none)."""
+    crossing: Ints
+    """For each space, the spaces a link from it crosses the finish line into (padded)."""
+    pit_exit_crosses: bool
+    """Leaving the pit lane counts as crossing the line (the pit lane bypasses it)."""
 
     @classmethod
     def of(cls, board: Board) -> BoardArrays:
@@ -98,4 +104,8 @@ class BoardArrays:
             inside=column([board.inside.get(s, 0) for s in net.names]),
             pit_half=column([int(board.pit_position.get(s, 0.0) * 2) for s in net.names]),
             pit_entry_rank=board.pit_entry_rank,
+            ahead=column([number.get(board.ahead.get(s, ""), -1) for s in net.names]),
+            crossing=padded([[number[v] for u, v in sorted(board.crossing) if u == s]
+                             for s in net.names]),
+            pit_exit_crosses=board.pit_exit_crosses,
         )

@@ -3,8 +3,9 @@ order the cars play in, as compiled code.
 
 A car is a row of :data:`CAR_COLUMNS` ints (the ``C_*`` columns): its space number, gear, the
 six wear categories in the car sheet's order, lap, box, corner and stops, status, the pit
-stop's state and its arrival number. The same readings as
-:func:`~trackformat.sim.move.gears.gear_options` and :func:`~trackformat.sim.race.grid.turn_order`.
+stop's state, its arrival number, its place (-1: none yet) and why it is out (0: it is not).
+The same readings as :func:`~trackformat.sim.move.gears.gear_options` and
+:func:`~trackformat.sim.race.grid.turn_order`.
 """
 
 from __future__ import annotations
@@ -13,22 +14,28 @@ import numpy as np
 import numpy.typing as npt
 
 from trackformat.rules import WEAR_CATEGORIES, Ruleset, TieBreak
-from trackformat.sim.core.state import CarStatus, RaceState
+from trackformat.sim.core.state import CarStatus, Cause, RaceState
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.jit import compiled
 
 Ints = npt.NDArray[np.int64]
 
 (C_SPACE, C_GEAR, C_TYRES, C_BRAKES, C_GEARBOX, C_BODY, C_ENGINE, C_SUSPENSION, C_LAP, C_BOX,
- C_CORNER, C_STOPS, C_STATUS, C_STARTED, C_PIT_STOPS, C_PIT_WAIT, C_PIT_EXIT,
- C_ARRIVAL) = range(18)
-CAR_COLUMNS = 18
+ C_CORNER, C_STOPS, C_STATUS, C_STARTED, C_PIT_STOPS, C_PIT_WAIT, C_PIT_EXIT, C_ARRIVAL,
+ C_PLACE, C_CAUSE) = range(20)
+CAR_COLUMNS = 20
 C_WEAR = C_TYRES
 """The first of the six wear columns."""
 
 STATUS = {CarStatus.RACING: 0, CarStatus.SPUN: 1, CarStatus.FINISHED: 2,
           CarStatus.ELIMINATED: 3}
 """Status codes; racing and spun cars (0 and 1) are on the board."""
+RACING, SPUN, FINISHED, ELIMINATED = 0, 1, 2, 3
+
+CAUSES = (None, Cause.MISSED_STOPS, Cause.OVERSHOOT, Cause.SPIN, Cause.BLOCKED, Cause.BODY,
+          Cause.ENGINE, Cause.SUSPENSION, Cause.SHIFT, Cause.TURN_LIMIT)
+"""Cause codes (the C_CAUSE column; 0: none); the first four are the move's own."""
+BY_BODY, BY_ENGINE, BY_SUSPENSION = 5, 6, 7
 
 O_GEAR, O_COST, O_ELIMINATES = 0, 1, 7
 OPTION_COLUMNS = 8
@@ -59,6 +66,8 @@ def car_rows(state: RaceState, board: BoardArrays) -> Ints:
         row[C_PIT_WAIT] = car.pit_wait
         row[C_PIT_EXIT] = car.pit_exit
         row[C_ARRIVAL] = car.arrival
+        row[C_PLACE] = car.place if car.place is not None else -1
+        row[C_CAUSE] = CAUSES.index(car.cause)
     return rows
 
 

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from trackformat.rules import Ruleset
 from trackformat.sim.core.board import Board
@@ -100,6 +101,23 @@ def kernel_moves_by_roll(state: RaceState, car: int,
     wanted = sorted(set(rolls))
     if not wanted:
         return {}
+    arrays = board_arrays(state.board)
+    names, corners = arrays.names, arrays.corner_names
+    found: dict[int, list[KernelMove]] = {roll: [] for roll in wanted}
+    for row in kernel_move_rows(state, car, wanted).tolist():
+        exits = tuple((corners[row[kp.M_EXITS + 3 * e]], row[kp.M_EXITS + 3 * e + 1],
+                       row[kp.M_EXITS + 3 * e + 2]) for e in range(row[kp.M_NEXITS]))
+        key = MoveKey(names[row[kp.M_DEST]], row[kp.M_BRAKES], row[kp.M_TYRES],
+                      row[kp.M_BLOCKED], bool(row[kp.M_SPIN]), CAUSES[row[kp.M_ELIMINATED]],
+                      exits, row[kp.M_DEBRIS], bool(row[kp.M_BOX]))
+        route = tuple(names[v] for v in row[kp.M_ROUTE: kp.M_ROUTE + row[kp.M_DISTANCE]])
+        found[row[kp.M_ROLL]].append((key, route))
+    return found
+
+
+def kernel_move_rows(state: RaceState, car: int, wanted: list[int]) -> npt.NDArray[np.int64]:
+    """The kernel's moves of ``car`` for the sorted, distinct rolls ``wanted``, as rows
+    (:mod:`trackformat.sim.kernel.price`), roll by roll in the engine's order."""
     board, rules = state.board, state.rules
     arrays = board_arrays(board)
     number = arrays.number
@@ -135,7 +153,7 @@ def kernel_moves_by_roll(state: RaceState, car: int,
     origin[kw.R_IN_PIT] = int(in_pit)
     origin[kw.R_ANCHOR] = -1 if in_pit or corner >= 0 else start
     block_brakes, block_tyres, block_from = _blocking(rules)
-    rows = kp.legal_move_rows(
+    rows: npt.NDArray[np.int64] = kp.legal_move_rows(
         arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane, arrays.lane_index,
         arrays.lane_length, arrays.corner, arrays.corner_stops, arrays.in_pit, arrays.is_box,
         origin, occupied, debris, passable, counts, np.asarray(wanted, np.int64),
@@ -145,14 +163,4 @@ def kernel_moves_by_roll(state: RaceState, car: int,
         current.status == CarStatus.SPUN, rules.movement.brakes_per_space,
         rules.corners.tyres_per_space, rules.corners.eliminated_missing,
         rules.spin_out.respin_max_spaces, block_from, block_brakes, block_tyres)
-    names, corners = arrays.names, arrays.corner_names
-    found: dict[int, list[KernelMove]] = {roll: [] for roll in wanted}
-    for row in rows.tolist():
-        exits = tuple((corners[row[kp.M_EXITS + 3 * e]], row[kp.M_EXITS + 3 * e + 1],
-                       row[kp.M_EXITS + 3 * e + 2]) for e in range(row[kp.M_NEXITS]))
-        key = MoveKey(names[row[kp.M_DEST]], row[kp.M_BRAKES], row[kp.M_TYRES],
-                      row[kp.M_BLOCKED], bool(row[kp.M_SPIN]), CAUSES[row[kp.M_ELIMINATED]],
-                      exits, row[kp.M_DEBRIS], bool(row[kp.M_BOX]))
-        route = tuple(names[v] for v in row[kp.M_ROUTE: kp.M_ROUTE + row[kp.M_DISTANCE]])
-        found[row[kp.M_ROLL]].append((key, route))
-    return found
+    return rows
