@@ -68,7 +68,8 @@ def board_arrays(board: Board) -> BoardArrays:
     return known[1]
 
 
-def _blocking(rules: Ruleset) -> tuple[np.ndarray, np.ndarray, int]:
+def blocking_table(rules: Ruleset) -> tuple[np.ndarray, np.ndarray, int]:
+    """The blocking table by spaces left over: (brakes WP, tyres WP, eliminated from)."""
     block = rules.blocking
     size = max(block.eliminated_from, 1)
     brakes = np.zeros(size, np.int64)
@@ -152,7 +153,7 @@ def kernel_move_rows(state: RaceState, car: int, wanted: list[int]) -> npt.NDArr
     in_pit = bool(arrays.in_pit[start])
     origin[kw.R_IN_PIT] = int(in_pit)
     origin[kw.R_ANCHOR] = -1 if in_pit or corner >= 0 else start
-    block_brakes, block_tyres, block_from = _blocking(rules)
+    block_brakes, block_tyres, block_from = blocking_table(rules)
     rows: npt.NDArray[np.int64] = kp.legal_move_rows(
         arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane, arrays.lane_index,
         arrays.lane_length, arrays.corner, arrays.corner_stops, arrays.in_pit, arrays.is_box,

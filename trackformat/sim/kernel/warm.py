@@ -32,9 +32,9 @@ def is_cached(folder: Path | None = None) -> bool:
 
 
 def ensure_compiled(err: TextIO | None = None, folder: Path | None = None) -> float:
-    """Run every compiled function once on a tiny board, so that they are compiled (or loaded
-    from the cache) now; the seconds it took. When the cache is cold, say so on ``err``
-    (stderr by default) before and after."""
+    """Run the move walk and the dice once on a tiny board, so that they are compiled (or
+    loaded from the cache) now; the seconds it took. When the cache is cold, say so on ``err``
+    (stderr by default) before and after. (Whole races compile on their first race, for now.)"""
     stream = err if err is not None else sys.stderr
     cold = not is_cached(folder)
     if cold:
