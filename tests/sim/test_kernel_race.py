@@ -24,8 +24,9 @@ def test_random_drivers_race_race_for_race_in_the_kernel(track: str) -> None:
     arrays = board_arrays(the_board)
     for seed in SEEDS:
         cars = 4 + seed % 5
-        expected = run_race(the_board, rules, [RandomDriver() for _ in range(cars)], seed)
-        got = kernel_random_race(the_board, rules, cars, seed)
+        drivers = [seed * 10 + car for car in range(cars)]
+        expected = run_race(the_board, rules, [RandomDriver(d) for d in drivers], seed)
+        got = kernel_random_race(the_board, rules, cars, seed, driver_seed=drivers)
         assert got.cars.tolist() == car_rows(expected.final, arrays).tolist(), (track, seed)
         assert got.debris == expected.final.debris, (track, seed)
         assert (got.turns, got.completed) == (expected.turns, expected.completed), (track, seed)

@@ -12,6 +12,7 @@ yet: a race is compared by its outcome (every car's final row, the debris, the g
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,8 +55,10 @@ class KernelRace:
 
 
 def kernel_random_race(board: Board, rules: Ruleset, cars: int, seed: int,
-                       laps: int | None = None, driver_seed: int = 0) -> KernelRace:
-    """Race ``cars`` random drivers (each ``RandomDriver(driver_seed)``) in the kernel."""
+                       laps: int | None = None,
+                       driver_seed: int | Sequence[int] = 0) -> KernelRace:
+    """Race ``cars`` random drivers in the kernel: car ``n`` driven as by
+    ``RandomDriver(driver_seed)``, or ``RandomDriver(driver_seed[n])`` given one seed a car."""
     if rules.slipstream is not None:
         raise ValueError("the kernel does not play the slipstream yet")
     race_laps = laps if laps is not None else board.graphs.track.metadata.laps
@@ -95,7 +98,8 @@ def kernel_random_race(board: Board, rules: Ruleset, cars: int, seed: int,
     for n, faces in enumerate(rules.dice.gears):
         gears[n, : len(faces)] = faces
         gears[n, 63] = len(faces)
-    drivers = np.array([[seed_state(f"random-driver:{driver_seed}:{seed}:{car}")]
+    seeds = [driver_seed] * cars if isinstance(driver_seed, int) else list(driver_seed)
+    drivers = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
                         for car in range(cars)], np.uint64)
     board_tables = (arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane,
                     arrays.lane_index, arrays.lane_length, arrays.corner, arrays.corner_stops,
