@@ -28,6 +28,7 @@ from trackformat.sim.kernel import walk as kw
 from trackformat.sim.kernel.dice import State, randrange
 from trackformat.sim.kernel.jit import compiled
 from trackformat.sim.kernel.moves import blocking_table, board_arrays
+from trackformat.sim.kernel.warm import announced
 from trackformat.sim.race.grid import new_race
 
 Ints = npt.NDArray[np.int64]
@@ -41,6 +42,10 @@ GAME_COLUMNS = 12
 (F_BLOCK_BRAKES, F_BLOCK_TYRES, F_WINDOW, F_STALL, F_SUPER) = range(5)
 """Rows of the race's flag tables: blocking costs by spaces left over, the pit window by laps
 done, and the start's black-die results."""
+
+
+_FIRST = True
+"""No race has run in this process yet: the first one says on stderr if it compiles."""
 
 
 @dataclass(frozen=True)
@@ -106,8 +111,19 @@ def kernel_random_race(board: Board, rules: Ruleset, cars: int, seed: int,
                     arrays.in_pit, arrays.is_box, arrays.ahead, arrays.crossing,
                     arrays.contacts, arrays.progress, arrays.inside, arrays.pit_half)
     state_dice = np.array([dice.state], np.uint64)
-    turns, completed = _run(table, race, debris, state_dice, drivers, board_tables, numbers,
-                            tables, triggers, shifting, shift_costs, game, flags, gears)
+
+    def run() -> tuple[int, bool]:
+        result: tuple[int, bool] = _run(table, race, debris, state_dice, drivers, board_tables,
+                                        numbers, tables, triggers, shifting, shift_costs, game,
+                                        flags, gears)
+        return result
+
+    global _FIRST
+    if _FIRST:
+        (turns, completed), _ = announced(run, "race._run-")
+        _FIRST = False
+    else:
+        turns, completed = run()
     return KernelRace(table, frozenset(arrays.names[s] for s in np.flatnonzero(debris)),
                       int(turns), bool(completed))
 

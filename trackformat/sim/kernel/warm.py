@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 import numpy as np
 
@@ -24,30 +25,44 @@ from trackformat.sim.kernel.jit import CACHE
 ENTRY = "price.legal_move_rows-"
 """How the cache index of the kernel's entry point starts (numba names it module.function-line)."""
 
+T = TypeVar("T")
 
-def is_cached(folder: Path | None = None) -> bool:
-    """Whether the kernel's compiled code is in the cache folder already."""
+
+def is_cached(folder: Path | None = None, entry: str = ENTRY) -> bool:
+    """Whether the compiled code of ``entry`` is in the cache folder already."""
     root = folder if folder is not None else CACHE
-    return root.is_dir() and any(root.rglob(f"{ENTRY}*.nbi"))
+    return root.is_dir() and any(root.rglob(f"{entry}*.nbi"))
 
 
-def ensure_compiled(err: TextIO | None = None, folder: Path | None = None) -> float:
-    """Run the move walk and the dice once on a tiny board, so that they are compiled (or
-    loaded from the cache) now; the seconds it took. When the cache is cold, say so on ``err``
-    (stderr by default) before and after. (Whole races compile on their first race, for now.)"""
+def announced(run: Callable[[], T], entry: str = ENTRY, err: TextIO | None = None,
+              folder: Path | None = None) -> tuple[T, float]:
+    """``run()`` and the seconds it took; when the compiled code of ``entry`` is not in the
+    cache yet (so ``run`` will compile it), say so on ``err`` (stderr by default) before and
+    after."""
     stream = err if err is not None else sys.stderr
-    cold = not is_cached(folder)
+    cold = not is_cached(folder, entry)
     if cold:
         where = folder if folder is not None else CACHE
         print(f"trackformat: compiling the race kernel, once (kept in {where})...",
               file=stream, flush=True)
     started = time.perf_counter()
-    _tiny_walk()
-    draws(new_state(0), np.array([20], np.int64))
+    result = run()
     seconds = time.perf_counter() - started
     if cold:
         print(f"trackformat: race kernel compiled in {seconds:.1f} s", file=stream, flush=True)
-    return seconds
+    return result, seconds
+
+
+def ensure_compiled(err: TextIO | None = None, folder: Path | None = None) -> float:
+    """Run the move walk and the dice once on a tiny board, so that they are compiled (or
+    loaded from the cache) now; the seconds it took, said on stderr when the cache is cold.
+    (Whole races are announced the same way on the first race of a process.)"""
+
+    def run() -> None:
+        _tiny_walk()
+        draws(new_state(0), np.array([20], np.int64))
+
+    return announced(run, ENTRY, err, folder)[1]
 
 
 def _tiny_walk() -> None:
