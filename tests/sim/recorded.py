@@ -7,7 +7,9 @@ for event. Two tracks: the factory ring, and a frozen copy of the Monaco board (
 later work on ``tracks/monaco.json`` does not invalidate the logs).
 
 Re-record only on purpose, when a rule changes the play:
-``python -m tests.sim.recorded``.
+``python -m tests.sim.recorded``. Last recorded when collisions and the super start came to
+follow the booklets' text and races moved to the project's own dice generator
+(:mod:`trackformat.sim.core.dice`), which the compiled kernel repeats draw for draw.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ before and their logs kept in ``tests/sim/data/strong_race_logs.json.gz``; the t
 event for event.
 
 Re-record only on purpose, when a rule or the strong driver's judgement changes the play:
-``python -m tests.sim.recorded_strong``.
+``python -m tests.sim.recorded_strong``. Last recorded with the races of
+:mod:`tests.sim.recorded`, for the same reasons.
 """
 
 from __future__ import annotations
