@@ -1,5 +1,5 @@
-"""Whole races in the kernel, race for race: random drivers under the basic rules (no
-slipstream yet) end every race exactly as the readable engine ends it, on the test ring, the
+"""Whole races in the kernel, race for race: random drivers, under either ruleset (slipstream
+included), end every race exactly as the readable engine ends it, on the test ring, the
 recorded Monaco and every shipped track."""
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ SEEDS = range(12)
 
 
 @pytest.mark.parametrize("track", TRACKS)
-def test_random_drivers_race_race_for_race_in_the_kernel(track: str) -> None:
-    rules = load_ruleset("formule-de-basic")
+@pytest.mark.parametrize("preset", ("formula-d", "formule-de-basic"))
+def test_random_drivers_race_race_for_race_in_the_kernel(track: str, preset: str) -> None:
+    rules = load_ruleset(preset)
     the_board = board(track)
     arrays = board_arrays(the_board)
     for seed in SEEDS:
@@ -30,8 +31,3 @@ def test_random_drivers_race_race_for_race_in_the_kernel(track: str) -> None:
         assert got.cars.tolist() == car_rows(expected.final, arrays).tolist(), (track, seed)
         assert got.debris == expected.final.debris, (track, seed)
         assert (got.turns, got.completed) == (expected.turns, expected.completed), (track, seed)
-
-
-def test_the_kernel_refuses_the_slipstream_it_cannot_play_yet() -> None:
-    with pytest.raises(ValueError, match="slipstream"):
-        kernel_random_race(board("ring"), load_ruleset("formula-d"), 4, 1)

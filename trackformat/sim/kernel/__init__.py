@@ -9,17 +9,18 @@ kernel must reproduce it exactly, and tests compare the two. So far:
 - ``jit``: the one place numba is imported and configured (its compile cache goes to a user
   cache folder, never into site-packages);
 - ``walk``: the legal routes of one car for a roll, as compiled code;
-- ``price``: those routes priced into the legal moves of each roll, in the engine's order;
+- ``price``: those routes priced into the legal moves of each roll, in the engine's order,
+  and the slipstream extras that may follow a move;
 - ``moves``: the same moves asked with a race state, as lists the tests compare with
   :func:`~trackformat.sim.move.legal.legal_moves`;
 - ``dice``: the project's generator (:mod:`trackformat.sim.core.dice`), draw for draw;
 - ``cars``: the cars as a table of ints, the gears a car may take, the order of play;
 - ``resolve``: playing a chosen move and the rolls it sets off (no events written yet);
-- ``race``: whole races of random drivers under rules without slipstream, race for race;
+- ``race``: whole races of random drivers (slipstream included), race for race;
 - ``warm``: compiling the move walk and the dice before the first use, saying so on stderr
   when the cache is cold.
 
-Not yet: the events, the slipstream, the cautious and strong drivers, the grid in compiled code,
+Not yet: the events, the cautious and strong drivers, the grid in compiled code,
 the batch runner's switch between engines (testdrive still races on the readable engine).
 
 This is the only room that knows about compiled code.

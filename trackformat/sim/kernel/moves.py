@@ -22,6 +22,7 @@ from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel import walk as kw
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.move.routes import may_enter_pit
+from trackformat.sim.move.slipstream import _patterns
 from trackformat.sim.move.value import Move
 
 CAUSES: dict[int, Cause | None] = {
@@ -103,23 +104,95 @@ def kernel_moves_by_roll(state: RaceState, car: int,
     if not wanted:
         return {}
     arrays = board_arrays(state.board)
-    names, corners = arrays.names, arrays.corner_names
     found: dict[int, list[KernelMove]] = {roll: [] for roll in wanted}
     for row in kernel_move_rows(state, car, wanted).tolist():
-        exits = tuple((corners[row[kp.M_EXITS + 3 * e]], row[kp.M_EXITS + 3 * e + 1],
-                       row[kp.M_EXITS + 3 * e + 2]) for e in range(row[kp.M_NEXITS]))
-        key = MoveKey(names[row[kp.M_DEST]], row[kp.M_BRAKES], row[kp.M_TYRES],
-                      row[kp.M_BLOCKED], bool(row[kp.M_SPIN]), CAUSES[row[kp.M_ELIMINATED]],
-                      exits, row[kp.M_DEBRIS], bool(row[kp.M_BOX]))
-        route = tuple(names[v] for v in row[kp.M_ROUTE: kp.M_ROUTE + row[kp.M_DISTANCE]])
-        found[row[kp.M_ROLL]].append((key, route))
+        found[row[kp.M_ROLL]].append(kernel_move(row, arrays))
     return found
 
 
 def kernel_move_rows(state: RaceState, car: int, wanted: list[int]) -> npt.NDArray[np.int64]:
     """The kernel's moves of ``car`` for the sorted, distinct rolls ``wanted``, as rows
     (:mod:`trackformat.sim.kernel.price`), roll by roll in the engine's order."""
-    board, rules = state.board, state.rules
+    rules = state.rules
+    current = state.cars[car]
+    arrays, origin, occupied, debris, passable, counts = _setting(state, car)
+    block_brakes, block_tyres, block_from = blocking_table(rules)
+    rows: npt.NDArray[np.int64] = kp.legal_move_rows(
+        arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane, arrays.lane_index,
+        arrays.lane_length, arrays.corner, arrays.corner_stops, arrays.in_pit, arrays.is_box,
+        origin, occupied, debris, passable, counts, np.asarray(wanted, np.int64),
+        may_enter_pit(state, current),
+        arrays.number[current.box] if current.box is not None else -1,
+        rules.movement.max_lane_changes_on_straight, current.wear.brakes, current.wear.tyres,
+        current.status == CarStatus.SPUN, rules.movement.brakes_per_space,
+        rules.corners.tyres_per_space, rules.corners.eliminated_missing,
+        rules.spin_out.respin_max_spaces, block_from, block_brakes, block_tyres)
+    return rows
+
+
+def kernel_slipstream_moves(state: RaceState, car: int, move: Move) -> list[KernelMove]:
+    """The kernel's slipstream extras after ``move`` (whose slipstream conditions hold: see
+    :func:`~trackformat.sim.move.slipstream.slipstream_leader`), in the engine's order."""
+    rules = state.rules
+    slip = rules.slipstream
+    if slip is None:
+        return []
+    current = state.cars[car]
+    arrays, origin, occupied, debris, passable, counts = _setting(state, car)
+    block_brakes, block_tyres, block_from = blocking_table(rules)
+    shapes = np.array(_patterns(slip.extra_spaces), np.int64)
+    cost = slip.corner_entry_cost
+    rows = kp.slipstream_rows(
+        arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane, arrays.lane_index,
+        arrays.lane_length, arrays.corner, arrays.corner_stops, arrays.in_pit, arrays.is_box,
+        origin, occupied, debris, passable, counts, move_row(move, arrays), slip.extra_spaces,
+        shapes, cost.brakes, cost.tyres, may_enter_pit(state, current),
+        arrays.number[current.box] if current.box is not None else -1,
+        rules.movement.max_lane_changes_on_straight, current.wear.brakes, current.wear.tyres,
+        current.status == CarStatus.SPUN, rules.movement.brakes_per_space,
+        rules.corners.tyres_per_space, rules.corners.eliminated_missing,
+        rules.spin_out.respin_max_spaces, block_from, block_brakes, block_tyres)
+    return [kernel_move(row, arrays) for row in rows.tolist()]
+
+
+def kernel_move(row: list[int], arrays: BoardArrays) -> KernelMove:
+    """A move row as (key, route)."""
+    names, corners = arrays.names, arrays.corner_names
+    exits = tuple((corners[row[kp.M_EXITS + 3 * e]], row[kp.M_EXITS + 3 * e + 1],
+                   row[kp.M_EXITS + 3 * e + 2]) for e in range(row[kp.M_NEXITS]))
+    key = MoveKey(names[row[kp.M_DEST]], row[kp.M_BRAKES], row[kp.M_TYRES],
+                  row[kp.M_BLOCKED], bool(row[kp.M_SPIN]), CAUSES[row[kp.M_ELIMINATED]],
+                  exits, row[kp.M_DEBRIS], bool(row[kp.M_BOX]))
+    return key, tuple(names[v] for v in row[kp.M_ROUTE: kp.M_ROUTE + row[kp.M_DISTANCE]])
+
+
+def move_row(move: Move, arrays: BoardArrays) -> npt.NDArray[np.int64]:
+    """A move of the readable engine as a kernel move row."""
+    number = arrays.number
+    row = np.full(kp.MOVE_COLUMNS, -1, np.int64)
+    row[kp.M_ROLL] = move.roll
+    row[kp.M_DEST] = number[move.destination]
+    row[kp.M_BRAKES], row[kp.M_TYRES], row[kp.M_BLOCKED] = move.brakes, move.tyres, move.blocked
+    row[kp.M_SPIN] = move.spin
+    row[kp.M_ELIMINATED] = next(code for code, cause in CAUSES.items()
+                                if cause == move.eliminated)
+    row[kp.M_DEBRIS], row[kp.M_BOX] = len(move.debris), move.box
+    row[kp.M_NEXITS] = len(move.overshoots)
+    for e, exit_ in enumerate(move.overshoots):
+        row[kp.M_EXITS + 3 * e: kp.M_EXITS + 3 * e + 3] = (
+            arrays.corner_names.index(exit_.corner), exit_.spaces, exit_.missing)
+    row[kp.M_DISTANCE] = move.distance
+    row[kp.M_ROUTE: kp.M_ROUTE + move.distance] = [number[s] for s in move.route]
+    row[kp.M_ENTRIES], row[kp.M_SLIPSTREAM] = move.corner_entries, move.slipstream
+    return row
+
+
+def _setting(state: RaceState, car: int) -> tuple[BoardArrays, npt.NDArray[np.int64],
+                                                  npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                                  npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """What a walk of ``car`` reads: the board's arrays, the car's origin route, the other
+    cars' spaces, the debris, and the cars and debris of each lane."""
+    board = state.board
     arrays = board_arrays(board)
     number = arrays.number
     current = state.cars[car]
@@ -140,7 +213,6 @@ def kernel_move_rows(state: RaceState, car: int, wanted: list[int]) -> npt.NDArr
     for lane, positions in enumerate(spots):
         passable[lane, : len(positions)] = positions
     counts = np.asarray([len(s) for s in spots], np.int64)
-
     start = number[current.space]
     origin = np.zeros(kw.ROUTE_COLUMNS, np.int64)
     origin[kw.R_PATH:] = -1
@@ -153,15 +225,4 @@ def kernel_move_rows(state: RaceState, car: int, wanted: list[int]) -> npt.NDArr
     in_pit = bool(arrays.in_pit[start])
     origin[kw.R_IN_PIT] = int(in_pit)
     origin[kw.R_ANCHOR] = -1 if in_pit or corner >= 0 else start
-    block_brakes, block_tyres, block_from = blocking_table(rules)
-    rows: npt.NDArray[np.int64] = kp.legal_move_rows(
-        arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane, arrays.lane_index,
-        arrays.lane_length, arrays.corner, arrays.corner_stops, arrays.in_pit, arrays.is_box,
-        origin, occupied, debris, passable, counts, np.asarray(wanted, np.int64),
-        may_enter_pit(state, current),
-        number[current.box] if current.box is not None else -1,
-        rules.movement.max_lane_changes_on_straight, current.wear.brakes, current.wear.tyres,
-        current.status == CarStatus.SPUN, rules.movement.brakes_per_space,
-        rules.corners.tyres_per_space, rules.corners.eliminated_missing,
-        rules.spin_out.respin_max_spaces, block_from, block_brakes, block_tyres)
-    return rows
+    return arrays, origin, occupied, debris, passable, counts

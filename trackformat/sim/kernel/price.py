@@ -20,14 +20,22 @@ from trackformat.sim.kernel.jit import compiled
 from trackformat.sim.kernel.walk import (
     MAX_DEPTH,
     MAX_EXITS,
+    PLAIN,
     R_AT_BOX,
     R_DEBRIS,
     R_DEPTH,
     R_END,
+    R_ENTRIES,
     R_EXITS,
     R_IN_PIT,
     R_NEXITS,
     R_PATH,
+    W_BASE,
+    W_ENTRIES_FROM,
+    W_LIMITED_UNTIL,
+    W_OWN_LANE,
+    WALK_COLUMNS,
+    replayed,
     walk_routes,
 )
 
@@ -39,7 +47,16 @@ M_EXITS = 10
 M_DISTANCE = M_EXITS + 3 * MAX_EXITS
 """The first column after a move's key: its distance, then its route."""
 M_ROUTE = M_DISTANCE + 1
-MOVE_COLUMNS = M_ROUTE + MAX_DEPTH
+M_ENTRIES = M_ROUTE + MAX_DEPTH
+"""Corners entered during slipstream extras (their cost is in the brakes and tyres)."""
+M_SLIPSTREAM = M_ENTRIES + 1
+"""How many slipstream extras the move includes."""
+MOVE_COLUMNS = M_SLIPSTREAM + 1
+
+X_MIN_DEPTH, X_CARRIED, X_BRAKES, X_TYRES, X_SLIP = range(5)
+EXTRA_COLUMNS = 5
+"""What pricing slipstream extras adds: the depth the extras start after, the corners entered
+in earlier extras, the brakes and tyres WP of a corner entry, the extras' count."""
 
 NOT_ELIMINATED, BY_MISSED_STOPS, BY_OVERSHOOT, BY_SPIN, BY_BLOCKED = 0, 1, 2, 3, 4
 """Why a move eliminates the car (the M_ELIMINATED column)."""
@@ -48,7 +65,8 @@ NOT_ELIMINATED, BY_MISSED_STOPS, BY_OVERSHOOT, BY_SPIN, BY_BLOCKED = 0, 1, 2, 3,
 @compiled
 def _price(route: Ints, roll: int, braking: int, left_over: int, brakes_left: int,
            tyres_left: int, spun: bool, tyres_per_space: int, eliminated_missing: int,
-           respin_max: int, block_from: int, block_brakes: Ints, block_tyres: Ints) -> Ints:
+           respin_max: int, block_from: int, block_brakes: Ints, block_tyres: Ints,
+           entries: int, entry_brakes: int, entry_tyres: int, slipstream: int) -> Ints:
     """The move of a route (see :func:`trackformat.sim.move.legal._price`); an empty row for a
     braking move the car has not the brakes WP for. ``left_over`` -1: not blocked."""
     depth = route[R_DEPTH]
@@ -77,8 +95,8 @@ def _price(route: Ints, roll: int, braking: int, left_over: int, brakes_left: in
             eliminated = BY_OVERSHOOT
         elif over_tyres == tyres_left:
             spin = True
-    paid_tyres = min(over_tyres, tyres_left)
-    brakes = braking
+    paid_tyres = min(over_tyres + entries * entry_tyres, tyres_left)
+    brakes = braking + entries * entry_brakes
     blocked = 0
     if left_over >= 0:
         blocked = left_over
@@ -89,7 +107,8 @@ def _price(route: Ints, roll: int, braking: int, left_over: int, brakes_left: in
             cost_brakes = block_brakes[left_over]
             cost_tyres = block_tyres[left_over]
             brakes += cost_brakes
-            if cost_brakes > brakes_left or cost_tyres > tyres_left - paid_tyres:
+            if (cost_brakes + entries * entry_brakes > brakes_left
+                    or cost_tyres > tyres_left - paid_tyres):
                 if eliminated == NOT_ELIMINATED:
                     eliminated = BY_BLOCKED
             else:
@@ -109,7 +128,9 @@ def _price(route: Ints, roll: int, braking: int, left_over: int, brakes_left: in
     move[M_BOX] = route[R_AT_BOX]
     move[M_NEXITS] = route[R_NEXITS]
     move[M_DISTANCE] = depth
-    move[M_ROUTE:] = route[R_PATH:]
+    move[M_ROUTE:M_ENTRIES] = route[R_PATH:]
+    move[M_ENTRIES] = entries
+    move[M_SLIPSTREAM] = slipstream
     return move
 
 
@@ -161,14 +182,16 @@ def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
     them (as in :func:`~trackformat.sim.move.legal.legal_moves_by_roll`)."""
     routes = walk_routes(track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
                          corner_stops, in_pit, is_box, origin, occupied, debris, passable,
-                         passable_count, rolls[-1], may_pit, car_box, max_changes)
+                         passable_count, rolls[-1], may_pit, car_box, max_changes,
+                         np.array(PLAIN, np.int64), np.zeros((1, 1), np.int64))
     leaving_pit = origin[R_IN_PIT] == 1
     found = [origin]  # typed by its first row, then emptied
     found.clear()
     for roll in rolls:
         _collect(routes, roll, leaving_pit, pit_next, is_box, occupied, car_box, brakes_left,
                  tyres_left, spun, brakes_per_space, tyres_per_space, eliminated_missing,
-                 respin_max, block_from, block_brakes, block_tyres, found)
+                 respin_max, block_from, block_brakes, block_tyres, found,
+                 np.zeros(EXTRA_COLUMNS, np.int64))
     rows = np.empty((len(found), MOVE_COLUMNS), np.int64)
     for i in range(len(found)):
         rows[i] = found[i]
@@ -180,23 +203,29 @@ def _collect(routes: list[Ints], roll: int, leaving_pit: bool, pit_next: Ints, i
              occupied: Ints, car_box: int, brakes_left: int, tyres_left: int, spun: bool,
              brakes_per_space: int, tyres_per_space: int, eliminated_missing: int,
              respin_max: int, block_from: int, block_brakes: Ints, block_tyres: Ints,
-             found: list[Ints]) -> None:
+             found: list[Ints], extra: Ints) -> None:
     """Sort the routes of at most ``roll`` spaces into moves (full, braking, blocked, pit),
     as :func:`~trackformat.sim.move.legal.collect_moves` does, and add them to ``found`` in
-    the engine's order, each distinct move once with the first route that gives it."""
+    the engine's order, each distinct move once with the first route that gives it.
+
+    ``extra`` (``X_*``) serves slipstream extras: routes shorter than ``X_MIN_DEPTH`` are not
+    moves, corners entered in earlier extras are carried, and each entry costs its price."""
+    min_depth, carried = extra[X_MIN_DEPTH], extra[X_CARRIED]
+    entry_brakes, entry_tyres, slipstream = extra[X_BRAKES], extra[X_TYRES], extra[X_SLIP]
     kept = [routes[0]]  # typed by a first row, then emptied
     kept.clear()
     distinct = {_identity(routes[0])}  # typed by a first key, then emptied
     distinct.clear()
     deepest = -1
     for route in routes:
-        if not route[R_IN_PIT] and route[R_DEPTH] <= roll:
+        if not route[R_IN_PIT] and min_depth <= route[R_DEPTH] <= roll:
             deepest = max(deepest, route[R_DEPTH])
     blocked_at = deepest if 0 <= deepest < roll else -1
     for route in routes:
         depth = route[R_DEPTH]
-        if depth > roll:
+        if depth > roll or depth < min_depth:
             continue
+        entries = carried + route[R_ENTRIES]
         if route[R_IN_PIT]:
             waiting = False
             for v in pit_next[route[R_END]]:
@@ -208,19 +237,23 @@ def _collect(routes: list[Ints], roll: int, leaving_pit: bool, pit_next: Ints, i
                 continue
             move = _price(route, roll, 0, -1, brakes_left, tyres_left, spun, tyres_per_space,
                           eliminated_missing, respin_max, block_from, block_brakes,
-                          block_tyres)
+                          block_tyres, entries, entry_brakes, entry_tyres,
+                          slipstream)
         elif depth == roll:
             move = _price(route, roll, 0, -1, brakes_left, tyres_left, spun, tyres_per_space,
                           eliminated_missing, respin_max, block_from, block_brakes,
-                          block_tyres)
+                          block_tyres, entries, entry_brakes, entry_tyres,
+                          slipstream)
         elif depth == blocked_at:
             move = _price(route, roll, 0, roll - depth, brakes_left, tyres_left, spun,
                           tyres_per_space, eliminated_missing, respin_max, block_from,
-                          block_brakes, block_tyres)
+                          block_brakes, block_tyres, entries, entry_brakes, entry_tyres,
+                          slipstream)
         else:
             move = _price(route, roll, (roll - depth) * brakes_per_space, -1, brakes_left,
                           tyres_left, spun, tyres_per_space, eliminated_missing, respin_max,
-                          block_from, block_brakes, block_tyres)
+                          block_from, block_brakes, block_tyres, entries, entry_brakes,
+                          entry_tyres, slipstream)
         if len(move) and _identity(move) not in distinct:
             distinct.add(_identity(move))
             # Insertion in the engine's order (a roll has tens of moves at most).
@@ -229,3 +262,50 @@ def _collect(routes: list[Ints], roll: int, leaving_pit: bool, pit_next: Ints, i
                 at -= 1
             kept.insert(at, move)
     found.extend(kept)
+
+
+@compiled
+def slipstream_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
+                    lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
+                    in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,
+                    passable: Ints, passable_count: Ints, move: Ints, extra_spaces: int,
+                    shapes: Ints, entry_brakes: int, entry_tyres: int, may_pit: bool,
+                    car_box: int, max_changes: int, brakes_left: int, tyres_left: int,
+                    spun: bool, brakes_per_space: int, tyres_per_space: int,
+                    eliminated_missing: int, respin_max: int, block_from: int,
+                    block_brakes: Ints, block_tyres: Ints) -> Ints:
+    """The moves that add slipstream extras to ``move`` (a move row whose slipstream
+    conditions hold), in the engine's order, as
+    :func:`~trackformat.sim.move.slipstream.slipstream_moves` gives them; no rows when the
+    extras cannot be taken."""
+    distance = move[M_DISTANCE]
+    roll = move[M_ROLL] + extra_spaces
+    walk = np.zeros(WALK_COLUMNS, np.int64)
+    walk[W_BASE] = distance
+    walk[W_OWN_LANE] = lane[move[M_DEST]]
+    walk[W_LIMITED_UNTIL] = move[M_ROLL] - extra_spaces * move[M_SLIPSTREAM]
+    walk[W_ENTRIES_FROM] = distance + 1
+    path = replayed(origin, move[M_ROUTE:M_ENTRIES], distance, track_next, lane, lane_index,
+                    lane_length, corner, corner_stops, in_pit, is_box, occupied, debris,
+                    passable, passable_count, roll, may_pit, car_box, max_changes, walk,
+                    shapes)
+    found = [move]  # typed by a first row, then emptied
+    found.clear()
+    if len(path):
+        routes = walk_routes(track_next, pit_next, pit_entry, lane, lane_index, lane_length,
+                             corner, corner_stops, in_pit, is_box, path, occupied, debris,
+                             passable, passable_count, roll, may_pit, car_box, max_changes,
+                             walk, shapes)
+        extra = np.zeros(EXTRA_COLUMNS, np.int64)
+        extra[X_MIN_DEPTH] = distance + 1
+        extra[X_CARRIED] = move[M_ENTRIES]
+        extra[X_BRAKES], extra[X_TYRES] = entry_brakes, entry_tyres
+        extra[X_SLIP] = move[M_SLIPSTREAM] + 1
+        _collect(routes, roll, origin[R_IN_PIT] == 1, pit_next, is_box, occupied, car_box,
+                 brakes_left, tyres_left, spun, brakes_per_space, tyres_per_space,
+                 eliminated_missing, respin_max, block_from, block_brakes, block_tyres, found,
+                 extra)
+    rows = np.empty((len(found), MOVE_COLUMNS), np.int64)
+    for i in range(len(found)):
+        rows[i] = found[i]
+    return rows

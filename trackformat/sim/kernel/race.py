@@ -1,13 +1,14 @@
-"""Whole races in compiled code, so far for random drivers under rules without slipstream (the
-Formule Dé basic rules): the first races the kernel reproduces race for race.
+"""Whole races in compiled code, so far for random drivers: the first races the kernel
+reproduces race for race, under either ruleset.
 
 The grid is drawn by the readable engine (:func:`~trackformat.sim.race.grid.new_race`, once per
 race, with the race's generator); from the first game turn on, everything runs in compiled
 code, as :class:`~trackformat.sim.race.runner.Race` plays it: the order of play at the start of
 each game turn, the start roll (stall, super start), the gear chosen, its die, the move chosen,
-the quick stop's exit, and the turn limit. Each random driver draws from its own generator,
-seeded as :class:`~trackformat.sim.drivers.bots.RandomDriver` seeds it. Events are not written
-yet: a race is compared by its outcome (every car's final row, the debris, the game turns).
+the slipstream extras taken or declined, the quick stop's exit, and the turn limit. Each random
+driver draws from its own generator, seeded as :class:`~trackformat.sim.drivers.bots.RandomDriver`
+seeds it. Events are not written yet: a race is compared by its outcome (every car's final row,
+the debris, the game turns).
 """
 
 from __future__ import annotations
@@ -29,14 +30,16 @@ from trackformat.sim.kernel.dice import State, randrange
 from trackformat.sim.kernel.jit import compiled
 from trackformat.sim.kernel.moves import blocking_table, board_arrays
 from trackformat.sim.kernel.warm import announced
+from trackformat.sim.move.slipstream import _patterns
 from trackformat.sim.race.grid import new_race
 
 Ints = npt.NDArray[np.int64]
 
 (G_MAX_CHANGES, G_BRAKES_PER_SPACE, G_TYRES_PER_SPACE, G_ELIMINATED_MISSING, G_RESPIN_MAX,
  G_BLOCK_FROM, G_HAS_PIT_ENTRY, G_MAX_STOPS, G_SUPER_SPACES, G_LIMIT, G_PIT_ENTRY_RANK,
- G_TIE_INSIDE) = range(12)
-GAME_COLUMNS = 12
+ G_TIE_INSIDE, G_SLIPSTREAM, G_SLIP_MIN_GEAR, G_SLIP_AT_LEAST, G_SLIP_EXTRA, G_SLIP_BRAKES,
+ G_SLIP_TYRES) = range(18)
+GAME_COLUMNS = 18
 """The numbers of a race the loop needs besides the resolution's (``P_*``)."""
 
 (F_BLOCK_BRAKES, F_BLOCK_TYRES, F_WINDOW, F_STALL, F_SUPER) = range(5)
@@ -64,8 +67,6 @@ def kernel_random_race(board: Board, rules: Ruleset, cars: int, seed: int,
                        driver_seed: int | Sequence[int] = 0) -> KernelRace:
     """Race ``cars`` random drivers in the kernel: car ``n`` driven as by
     ``RandomDriver(driver_seed)``, or ``RandomDriver(driver_seed[n])`` given one seed a car."""
-    if rules.slipstream is not None:
-        raise ValueError("the kernel does not play the slipstream yet")
     race_laps = laps if laps is not None else board.graphs.track.metadata.laps
     dice = Dice(seed)
     state = new_race(board, rules, cars, race_laps, dice, [])
@@ -90,6 +91,16 @@ def kernel_random_race(board: Board, rules: Ruleset, cars: int, seed: int,
     game[G_LIMIT] = 4 * board.lap_length * (race_laps + 1) + 100
     game[G_PIT_ENTRY_RANK] = arrays.pit_entry_rank
     game[G_TIE_INSIDE] = rules.tie_break.value == "inside"
+    slip = rules.slipstream
+    shapes = np.zeros((1, 1), np.int64)
+    if slip is not None:
+        game[G_SLIPSTREAM] = 1
+        game[G_SLIP_MIN_GEAR] = slip.min_gear
+        game[G_SLIP_AT_LEAST] = slip.follower_at_least_leader
+        game[G_SLIP_EXTRA] = slip.extra_spaces
+        game[G_SLIP_BRAKES] = slip.corner_entry_cost.brakes
+        game[G_SLIP_TYRES] = slip.corner_entry_cost.tyres
+        shapes = np.array(_patterns(slip.extra_spaces), np.int64)
     flags = np.zeros((5, 64), np.int64)
     flags[F_BLOCK_BRAKES, : len(block_brakes)] = block_brakes
     flags[F_BLOCK_TYRES, : len(block_tyres)] = block_tyres
@@ -115,7 +126,7 @@ def kernel_random_race(board: Board, rules: Ruleset, cars: int, seed: int,
     def run() -> tuple[int, bool]:
         result: tuple[int, bool] = _run(table, race, debris, state_dice, drivers, board_tables,
                                         numbers, tables, triggers, shifting, shift_costs, game,
-                                        flags, gears)
+                                        flags, gears, shapes)
         return result
 
     global _FIRST
@@ -131,7 +142,8 @@ def kernel_random_race(board: Board, rules: Ruleset, cars: int, seed: int,
 @compiled
 def _run(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: State,
          board: tuple[Ints, ...], numbers: Ints, tables: Ints, triggers: Ints, shifting: Ints,
-         shift_costs: Ints, game: Ints, flags: Ints, gears: Ints) -> tuple[int, bool]:
+         shift_costs: Ints, game: Ints, flags: Ints, gears: Ints,
+         shapes: Ints) -> tuple[int, bool]:
     """Play game turns until every car is out or home, or the turn limit."""
     in_pit, progress, inside, pit_half = board[8], board[13], board[14], board[15]
     turn = 0
@@ -148,7 +160,7 @@ def _run(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: State,
         for index in order:
             if cars[index, kc.C_STATUS] <= kc.SPUN:
                 _play_car(cars, race, debris, dice, drivers[index], index, board, numbers,
-                          tables, triggers, shifting, shift_costs, game, flags, gears)
+                          tables, triggers, shifting, shift_costs, game, flags, gears, shapes)
     if not over:
         for index in range(len(cars)):
             if cars[index, kc.C_STATUS] <= kc.SPUN:
@@ -159,7 +171,8 @@ def _run(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: State,
 @compiled
 def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, driver: State, index: int,
               board: tuple[Ints, ...], numbers: Ints, tables: Ints, triggers: Ints,
-              shifting: Ints, shift_costs: Ints, game: Ints, flags: Ints, gears: Ints) -> None:
+              shifting: Ints, shift_costs: Ints, game: Ints, flags: Ints, gears: Ints,
+              shapes: Ints) -> None:
     """One car's turn, as :meth:`~trackformat.sim.race.runner.Race._play_car` plays it."""
     in_pit = board[8]
     car = cars[index]
@@ -170,8 +183,9 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, driver: State, 
             return
         if flags[F_SUPER, roll]:
             spaces = game[G_SUPER_SPACES]
-            moves = _super_start(_moves(cars, index, debris, spaces, board, numbers, game, flags),
-                                 cars, index, spaces, board[10])
+            every = _moves(cars, index, debris, spaces, board, numbers, game, flags, NO_MOVE,
+                           shapes)
+            moves = _super_start(every, cars, index, spaces, board[10])
             _play(cars, race, debris, dice, index, moves[randrange(driver, len(moves))], -1,
                   board, numbers, tables, triggers)
             if car[kc.C_STATUS] <= kc.SPUN:
@@ -191,12 +205,20 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, driver: State, 
         return
     faces = gears[option[kc.O_GEAR] - 1]
     roll = faces[randrange(dice, faces[63])]
-    moves = _moves(cars, index, debris, roll, board, numbers, game, flags)
-    _play(cars, race, debris, dice, index, moves[randrange(driver, len(moves))], roll, board,
-          numbers, tables, triggers)
+    moves = _moves(cars, index, debris, roll, board, numbers, game, flags, NO_MOVE, shapes)
+    move = moves[randrange(driver, len(moves))]
+    while game[G_SLIPSTREAM] and _has_leader(cars, index, move, board[8], board[10], game):
+        extras = _moves(cars, index, debris, 0, board, numbers, game, flags, move, shapes)
+        if len(extras) == 0:
+            break
+        choice = randrange(driver, len(extras) + 1)  # the random driver may decline
+        if choice == 0:
+            break
+        move = extras[choice - 1]
+    _play(cars, race, debris, dice, index, move, roll, board, numbers, tables, triggers)
     spaces = car[kc.C_PIT_EXIT]
     if spaces and car[kc.C_STATUS] <= kc.SPUN:
-        moves = _moves(cars, index, debris, spaces, board, numbers, game, flags)
+        moves = _moves(cars, index, debris, spaces, board, numbers, game, flags, NO_MOVE, shapes)
         _play(cars, race, debris, dice, index, moves[randrange(driver, len(moves))], -1,
               board, numbers, tables, triggers)
 
@@ -239,8 +261,9 @@ def _super_start(moves: Ints, cars: Ints, index: int, spaces: int, ahead: Ints) 
 
 @compiled
 def _moves(cars: Ints, index: int, debris: Ints, roll: int, board: tuple[Ints, ...],
-           numbers: Ints, game: Ints, flags: Ints) -> Ints:
-    """The legal moves of car ``index`` for ``roll``, in the engine's order."""
+           numbers: Ints, game: Ints, flags: Ints, after: Ints, shapes: Ints) -> Ints:
+    """The legal moves of car ``index`` for ``roll``, in the engine's order; or, given a move
+    ``after``, the slipstream extras that may follow it."""
     (track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
      in_pit, is_box) = board[:10]
     car = cars[index]
@@ -274,6 +297,16 @@ def _moves(cars: Ints, index: int, debris: Ints, roll: int, board: tuple[Ints, .
             and game[G_MAX_STOPS] >= 0 and car[kc.C_PIT_STOPS] < game[G_MAX_STOPS]):
         done = car[kc.C_LAP] if numbers[kr.P_PIT_EXIT_CROSSES] else car[kc.C_LAP] - 1
         may_pit = 0 <= done < 64 and flags[F_WINDOW, done] == 1
+    if len(after):
+        extras: Ints = kp.slipstream_rows(
+            track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
+            corner_stops, in_pit, is_box, origin, occupied, debris, passable, spots, after,
+            game[G_SLIP_EXTRA], shapes, game[G_SLIP_BRAKES], game[G_SLIP_TYRES], may_pit,
+            car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES], car[kc.C_TYRES],
+            car[kc.C_STATUS] == kc.SPUN, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
+            game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM],
+            flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES])
+        return extras
     rolls = np.array([roll], np.int64)
     rows: Ints = kp.legal_move_rows(
         track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
@@ -283,3 +316,26 @@ def _moves(cars: Ints, index: int, debris: Ints, roll: int, board: tuple[Ints, .
         game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM],
         flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES])
     return rows
+
+
+NO_MOVE = np.empty(0, np.int64)
+"""No move to follow: :func:`_moves` gives the moves of a roll."""
+
+
+@compiled
+def _has_leader(cars: Ints, index: int, move: Ints, in_pit: Ints, ahead: Ints,
+                game: Ints) -> bool:
+    """Whether ``move`` ends in a slipstream (see
+    :func:`~trackformat.sim.move.slipstream.slipstream_leader`)."""
+    if (move[kp.M_ELIMINATED] != kp.NOT_ELIMINATED or move[kp.M_BOX] or move[kp.M_SPIN]
+            or move[kp.M_BLOCKED] or move[kp.M_DISTANCE] != move[kp.M_ROLL]
+            or in_pit[move[kp.M_DEST]]):
+        return False
+    front = ahead[move[kp.M_DEST]]
+    leader = kr._car_on(cars, front, index) if front >= 0 else -1
+    if leader < 0 or cars[leader, kc.C_STATUS] != kc.RACING:
+        return False
+    gear, lead = cars[index, kc.C_GEAR], cars[leader, kc.C_GEAR]
+    if min(gear, lead) < game[G_SLIP_MIN_GEAR]:
+        return False
+    return not (game[G_SLIP_AT_LEAST] and gear < lead)

@@ -31,12 +31,21 @@ R_END, R_DEPTH, R_CHANGES, R_NLEFT, R_LEFT = 0, 1, 2, 3, 4
 R_LOCK = R_LEFT + 2 * MAX_LEFT
 R_CORNER, R_STOPS, R_NEXITS, R_ANCHOR, R_ANCHOR_DEPTH = (R_LOCK + 1, R_LOCK + 2, R_LOCK + 3,
                                                          R_LOCK + 4, R_LOCK + 5)
-R_IN_PIT, R_AT_BOX, R_DEBRIS, R_EXITS = R_LOCK + 6, R_LOCK + 7, R_LOCK + 8, R_LOCK + 9
+R_IN_PIT, R_AT_BOX, R_DEBRIS, R_ENTRIES = R_LOCK + 6, R_LOCK + 7, R_LOCK + 8, R_LOCK + 9
+R_EXITS = R_LOCK + 10
 R_PATH = R_EXITS + 3 * MAX_EXITS
 """The spaces entered, in order (-1 beyond the route's depth); not part of the route's key."""
 MAX_DEPTH = 48
 """Spaces a route may cover (a sixth-gear roll is at most 30)."""
 ROUTE_COLUMNS = R_PATH + MAX_DEPTH
+
+W_BASE, W_OWN_LANE, W_LIMITED_UNTIL, W_ENTRIES_FROM = range(4)
+WALK_COLUMNS = 4
+"""How a walk differs for slipstream extras: spaces beyond ``W_BASE`` follow the patterns,
+from the lane ``W_OWN_LANE``; lane changes are limited only up to ``W_LIMITED_UNTIL``; corners
+entered from ``W_ENTRIES_FROM`` on are counted. :data:`PLAIN` for an ordinary move."""
+NEVER = 1 << 30
+PLAIN = (-1, -1, NEVER, NEVER)
 
 
 @compiled
@@ -113,20 +122,38 @@ def _key(route: Ints, passable: Ints, passable_count: Ints,
     return (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12],
             k[13], k[14], k[15], k[16], k[17], k[18], k[19], k[20], k[21], k[22], k[23], k[24],
             k[25], k[26], k[27], k[28], k[29], k[30], k[31], k[32], k[33], k[34], k[35], k[36],
-            k[37], k[38], k[39], k[40], k[41], k[42], k[43], k[44])
+            k[37], k[38], k[39], k[40], k[41], k[42], k[43], k[44], k[45])
 
 
 @compiled
 def _step(route: Ints, v: int, track_next: Ints, lane: Ints, lane_index: Ints,
           lane_length: Ints, corner: Ints, corner_stops: Ints, in_pit: Ints, is_box: Ints,
           occupied: Ints, debris: Ints, passable: Ints, passable_count: Ints, roll: int,
-          may_pit: bool, car_box: int, max_changes: int, dist_cache: dict[int, Ints]) -> Ints:
+          may_pit: bool, car_box: int, max_changes: int, dist_cache: dict[int, Ints],
+          walk: Ints, shapes: Ints) -> Ints:
     """``route`` extended by one space to ``v``; an empty row when the rules forbid it."""
     none = np.empty(0, np.int64)
     if occupied[v]:
         return none
     u = route[R_END]
     depth = route[R_DEPTH] + 1
+    base = walk[W_BASE]
+    if base >= 0 and depth > base:
+        # A slipstream extra: out of the pit lane, in one of the patterns' lanes.
+        if in_pit[v]:
+            return none
+        fits = False
+        for shape in range(len(shapes)):
+            fits = True
+            for d in range(base + 1, depth + 1):
+                space = v if d == depth else route[R_PATH + d - 1]
+                if lane[space] - walk[W_OWN_LANE] != shapes[shape, d - base - 1]:
+                    fits = False
+                    break
+            if fits:
+                break
+        if not fits:
+            return none
     if depth > MAX_DEPTH:
         raise ValueError("a route longer than the kernel keeps")
     nxt = route.copy()
@@ -163,13 +190,13 @@ def _step(route: Ints, v: int, track_next: Ints, lane: Ints, lane_index: Ints,
     elif route[R_ANCHOR] < 0:
         nxt[R_ANCHOR] = v
         nxt[R_ANCHOR_DEPTH] = depth
-    else:
+    elif depth <= walk[W_LIMITED_UNTIL]:
         anchor = route[R_ANCHOR]
         if anchor not in dist_cache:
             dist_cache[anchor] = _distances(anchor, roll, track_next, corner, occupied)
         if dist_cache[anchor][v] != depth - route[R_ANCHOR_DEPTH]:
             return none  # a longer way to a straight space than its shortest
-    if lane_u != lane_v and corner_u < 0:
+    if lane_u != lane_v and corner_u < 0 and depth <= walk[W_LIMITED_UNTIL]:
         # Only straights limit lane changes and forbid weaving; corners follow the arrows.
         departed = -1
         n = route[R_NLEFT]
@@ -210,6 +237,8 @@ def _step(route: Ints, v: int, track_next: Ints, lane: Ints, lane_index: Ints,
     if corner_v != corner_u:
         nxt[R_CORNER] = corner_v
         nxt[R_STOPS] = 0
+        if corner_v >= 0 and depth >= walk[W_ENTRIES_FROM]:
+            nxt[R_ENTRIES] += 1
     nxt[R_DEBRIS] += debris[v]
     nxt[R_IN_PIT] = 0
     nxt[R_AT_BOX] = 0
@@ -221,9 +250,10 @@ def walk_routes(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
                 lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
                 in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,
                 passable: Ints, passable_count: Ints, roll: int, may_pit: bool, car_box: int,
-                max_changes: int) -> list[Ints]:
+                max_changes: int, walk: Ints, shapes: Ints) -> list[Ints]:
     """Every legal route from ``origin`` of at most ``roll`` spaces, in the order the plain
-    walk yields them (:meth:`~trackformat.sim.move.routes.RouteWalk.prefixes`).
+    walk yields them (:meth:`~trackformat.sim.move.routes.RouteWalk.prefixes`); ``origin``
+    may be a route already walked (a move that slipstream extras continue, see ``walk``).
 
     ``origin`` is the route of no space (the car where it stands, its corner and stops);
     ``occupied`` and ``debris`` flag the spaces of the other cars and the debris markers;
@@ -251,7 +281,8 @@ def walk_routes(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
                     break
                 nxt = _step(current, v, track_next, lane, lane_index, lane_length, corner,
                             corner_stops, in_pit, is_box, occupied, debris, passable,
-                            passable_count, roll, may_pit, car_box, max_changes, dist_cache)
+                            passable_count, roll, may_pit, car_box, max_changes, dist_cache,
+                            walk, shapes)
                 if len(nxt):
                     children.append(nxt)
         else:
@@ -260,7 +291,8 @@ def walk_routes(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
                     break
                 nxt = _step(current, v, track_next, lane, lane_index, lane_length, corner,
                             corner_stops, in_pit, is_box, occupied, debris, passable,
-                            passable_count, roll, may_pit, car_box, max_changes, dist_cache)
+                            passable_count, roll, may_pit, car_box, max_changes, dist_cache,
+                            walk, shapes)
                 if len(nxt):
                     children.append(nxt)
             if may_pit:
@@ -270,10 +302,29 @@ def walk_routes(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
                     nxt = _step(current, v, track_next, lane, lane_index, lane_length,
                                 corner, corner_stops, in_pit, is_box, occupied, debris,
                                 passable, passable_count, roll, may_pit, car_box,
-                                max_changes, dist_cache)
+                                max_changes, dist_cache, walk, shapes)
                     if len(nxt):
                         children.append(nxt)
         for i in range(len(children) - 1, -1, -1):
             stack.append(children[i])
 
     return routes
+
+
+@compiled
+def replayed(origin: Ints, route: Ints, distance: int, track_next: Ints, lane: Ints,
+             lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
+             in_pit: Ints, is_box: Ints, occupied: Ints, debris: Ints, passable: Ints,
+             passable_count: Ints, roll: int, may_pit: bool, car_box: int, max_changes: int,
+             walk: Ints, shapes: Ints) -> Ints:
+    """The route of a move (its first ``distance`` spaces in ``route``) walked again from
+    ``origin`` under ``walk``; an empty row when that walk does not allow it."""
+    dist_cache = {-1: np.empty(0, np.int64)}
+    path = origin
+    for i in range(distance):
+        path = _step(path, route[i], track_next, lane, lane_index, lane_length, corner,
+                     corner_stops, in_pit, is_box, occupied, debris, passable, passable_count,
+                     roll, may_pit, car_box, max_changes, dist_cache, walk, shapes)
+        if len(path) == 0:
+            break
+    return path
