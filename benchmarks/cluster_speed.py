@@ -38,8 +38,8 @@ from distributed import Client, LocalCluster, as_completed  # noqa: E402
 from trackformat.io import load_track  # noqa: E402
 from trackformat.model import Track  # noqa: E402
 from trackformat.rules import load_ruleset  # noqa: E402
-from trackformat.sim.cluster import WINDOW_PER_THREAD, run_on_cluster  # noqa: E402
-from trackformat.sim.testdrive import DriveSpec, plan_chunks, prepare, run_batch  # noqa: E402
+from trackformat.sim.batch.cluster import WINDOW_PER_THREAD, run_on_cluster  # noqa: E402
+from trackformat.sim.batch.testdrive import DriveSpec, plan_chunks, prepare, run_batch  # noqa: E402
 
 
 def track_of(name: str) -> tuple[Track, str]:

@@ -11,6 +11,10 @@ test drive.
     python benchmarks/race_speed.py                 # random, cautious, strong on Monaco
     python benchmarks/race_speed.py --races 50 --drivers strong --warmup 5
     python benchmarks/race_speed.py --track ring    # the test ring instead
+    python benchmarks/race_speed.py --rules formule-de-basic --drivers random   # both engines
+
+Each driver's row is followed by the compiled kernel's where the kernel races that driver under
+those rules yet (so far: random drivers), the same races by seed.
 
 The track is ``tracks/monaco.json``; when it is missing, Monaco is built in memory with
 ``tools/build_monaco.py``, and failing that the factory ring of the tests stands in. The table
@@ -80,6 +84,33 @@ def measure(board: Board, driver: str, races: int, cars: int, laps: int, warmup:
             finishers / races)
 
 
+def kernel_can_race(driver: str, rules_name: str) -> bool:
+    """Whether the compiled kernel races this driver under these rules yet."""
+    return driver == "random"
+
+
+def measure_kernel(board: Board, races: int, cars: int, laps: int, warmup: int,
+                   rules_name: str) -> tuple[float, float, float]:
+    """(races/s, mean game turns, finishers per race) of random drivers in the kernel."""
+    from trackformat.sim.kernel.cars import C_STATUS, FINISHED
+    from trackformat.sim.kernel.race import kernel_random_race
+
+    rules = load_ruleset(rules_name)
+    for seed in range(10_000, 10_000 + max(warmup, 1)):  # compiles, or loads from the cache
+        kernel_random_race(board, rules, cars, seed, laps, [seed * 100 + c for c in range(cars)])
+    spent = 0.0
+    turns = []
+    finishers = 0
+    for seed in range(races):
+        start = time.process_time()
+        result = kernel_random_race(board, rules, cars, seed, laps,
+                                    [seed * 100 + car for car in range(cars)])
+        spent += time.process_time() - start
+        turns.append(result.turns)
+        finishers += int((result.cars[:, C_STATUS] == FINISHED).sum())
+    return races / spent, statistics.mean(turns), finishers / races
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--drivers", nargs="+", default=["random", "cautious", "strong"],
@@ -98,14 +129,21 @@ def main(argv: list[str] | None = None) -> int:
     built = time.process_time() - start
     print(f"track: {name}; board built in {built * 1000:.0f} ms")
     print(f"{args.cars} cars, {args.laps} laps, rules {args.rules}, one core (CPU time)")
-    print(f"{'driver':<10}{'races':>7}{'races/s':>10}{'ms/car-turn':>13}{'turns':>8}"
-          f"{'finishers':>11}")
+    print(f"{'driver':<10}{'engine':<11}{'races':>7}{'races/s':>10}{'ms/car-turn':>13}"
+          f"{'turns':>8}{'finishers':>11}")
     for driver in args.drivers:
         races = args.races or (100 if driver == "random" else 10)
         rate, per_turn, turns, finished = measure(board, driver, races, args.cars, args.laps,
                                                   args.warmup, args.rules)
-        print(f"{driver:<10}{races:>7}{rate:>10.1f}{per_turn:>13.3f}{turns:>8.1f}"
-              f"{finished:>11.1f}")
+        print(f"{driver:<10}{'reference':<11}{races:>7}{rate:>10.1f}{per_turn:>13.3f}"
+              f"{turns:>8.1f}{finished:>11.1f}")
+        if kernel_can_race(driver, args.rules):
+            fast, turns, finished = measure_kernel(board, races, args.cars, args.laps,
+                                                   args.warmup, args.rules)
+            print(f"{'':<10}{'kernel':<11}{races:>7}{fast:>10.1f}{'':>13}{turns:>8.1f}"
+                  f"{finished:>11.1f}   ({fast / rate:.1f} times the reference)")
+        else:
+            print(f"{'':<10}{'kernel':<11}  not yet (it races random drivers so far)")
     return 0
 
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from editor.replay_log import describe
 from trackformat.rules import Ruleset
 from trackformat.sim import Board
-from trackformat.sim.events import Event
-from trackformat.sim.race import Race
-from trackformat.sim.state import RaceState
-from trackformat.sim.testdrive import driver_factories, race_seed
+from trackformat.sim.batch.testdrive import driver_factories, race_seed
+from trackformat.sim.core.events import Event
+from trackformat.sim.core.state import RaceState
+from trackformat.sim.race.runner import Race
 
 
 @dataclass(frozen=True)

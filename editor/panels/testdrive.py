@@ -45,7 +45,7 @@ from editor.replay import Replay, record
 from trackformat.lint import validate
 from trackformat.rules import RulesetError, load_ruleset, preset_names
 from trackformat.sim import Board
-from trackformat.sim.testdrive import (
+from trackformat.sim.batch.testdrive import (
     DriveError,
     DriveSpec,
     batch_report,

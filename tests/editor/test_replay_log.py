@@ -7,7 +7,7 @@ from pathlib import Path
 from editor.panels import testdrive as drive_panel
 from editor.replay_log import describe, ordinal
 from trackformat.sim import events as ev
-from trackformat.sim.state import Cause, Wear
+from trackformat.sim.core.state import Cause, Wear
 
 
 def test_events_read_in_the_game_s_words() -> None:

@@ -7,7 +7,9 @@ for event. Two tracks: the factory ring, and a frozen copy of the Monaco board (
 later work on ``tracks/monaco.json`` does not invalidate the logs).
 
 Re-record only on purpose, when a rule changes the play:
-``python -m tests.sim.recorded``.
+``python -m tests.sim.recorded``. Last recorded when collisions and the super start came to
+follow the booklets' text and races moved to the project's own dice generator
+(:mod:`trackformat.sim.core.dice`), which the compiled kernel repeats draw for draw.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from trackformat.io import loads_track
 from trackformat.rules import load_ruleset
 from trackformat.sim import Board, CautiousDriver, Driver, RandomDriver, run_race
 from trackformat.sim import events as ev
-from trackformat.sim.state import Wear
+from trackformat.sim.core.state import Wear
 
 DATA = Path(__file__).resolve().parent / "data"
 LOGS = DATA / "race_logs.json.gz"

@@ -8,7 +8,8 @@ before and their logs kept in ``tests/sim/data/strong_race_logs.json.gz``; the t
 event for event.
 
 Re-record only on purpose, when a rule or the strong driver's judgement changes the play:
-``python -m tests.sim.recorded_strong``.
+``python -m tests.sim.recorded_strong``. Last recorded with the races of
+:mod:`tests.sim.recorded`, for the same reasons.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 from tests.sim.recorded import DATA, board, read_logs, row, write_logs
 from trackformat.rules import load_ruleset
 from trackformat.sim import CautiousDriver, Driver, RandomDriver, run_race
-from trackformat.sim.strong import StrongDriver
+from trackformat.sim.drivers.strong import StrongDriver
 
 LOGS = DATA / "strong_race_logs.json.gz"
 

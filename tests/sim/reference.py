@@ -1,8 +1,8 @@
 """The route walk and move list as the engine first had them, kept as the reference.
 
-The engine was rewritten for speed (trackformat.sim.reach and the new collection in moves.py);
+The engine was rewritten for speed (trackformat.sim.move.reach and the new collection in moves.py);
 the equivalence tests compare its legal moves with the original straightforward walker on many
-random positions. That walker still lives in the engine (trackformat.sim.routes,
+random positions. That walker still lives in the engine (trackformat.sim.move.routes,
 moves.collect_moves), which keeps using it for slipstream extras (so those need no comparison:
 tests/sim/test_slipstream.py pins them); here are the original entry points that drove it for
 every move. Do not route these
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from trackformat.sim.moves import Move, collect_moves
-from trackformat.sim.routes import RouteWalk
-from trackformat.sim.state import RaceState
+from trackformat.sim.core.state import RaceState
+from trackformat.sim.move.legal import Move, collect_moves
+from trackformat.sim.move.routes import RouteWalk
 
 
 def legal_moves(state: RaceState, car: int, roll: int) -> tuple[Move, ...]:

@@ -25,8 +25,8 @@ from tests.factories import ring  # noqa: E402
 from tests.sim.helpers import rules  # noqa: E402
 from trackformat import cli  # noqa: E402
 from trackformat.io import dumps_document, save_track  # noqa: E402
-from trackformat.sim import cluster  # noqa: E402
-from trackformat.sim.testdrive import (  # noqa: E402
+from trackformat.sim.batch import cluster  # noqa: E402
+from trackformat.sim.batch.testdrive import (  # noqa: E402
     Chunk,
     ChunkMerger,
     DriveContext,
@@ -244,8 +244,8 @@ def test_without_dask_the_command_says_how_to_install_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # importing it now fails
-    monkeypatch.delitem(sys.modules, "trackformat.sim.cluster")
-    monkeypatch.delattr("trackformat.sim.cluster")
+    monkeypatch.delitem(sys.modules, "trackformat.sim.batch.cluster")
+    monkeypatch.delattr("trackformat.sim.batch.cluster")
     track = tmp_path / "ring.json"
     save_track(ring(lanes=2, per_lane=24), track)
     code, out, err = run(capsys, str(track), "--races", "2", "--scheduler", "tcp://host:8786")

@@ -8,7 +8,7 @@ import pytest
 
 from tests.sim.helpers import ring_board, rules
 from trackformat.sim import CarState, Cause, CornerExit, Move, RaceState, Wear, gear_options, shift
-from trackformat.sim.move import build_move
+from trackformat.sim.move.value import build_move
 
 
 def test_a_move_built_slot_by_slot_equals_the_same_move_built_the_plain_way() -> None:

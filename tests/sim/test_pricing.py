@@ -1,8 +1,8 @@
 """Plain moves built once into place give the same move list as pricing every route.
 
-:func:`trackformat.sim.pricing.moves_of_roll` builds the moves that only brake straight into
+:func:`trackformat.sim.move.pricing.moves_of_roll` builds the moves that only brake straight into
 the order of the list and prices only the routes that overshoot, are blocked or go into the pit
-lane; :func:`~trackformat.sim.pricing.priced_one_by_one` prices every route and sorts. On many
+lane; :func:`~trackformat.sim.move.pricing.priced_one_by_one` prices every route and sorts. On many
 random positions (packs of cars, debris, corners half done, spun cars, the pit lane) and every
 roll, the two must agree move for move.
 """
@@ -16,8 +16,8 @@ import pytest
 from tests.sim.positions import position
 from tests.sim.recorded import board
 from trackformat.rules import load_ruleset
-from trackformat.sim.pricing import moves_of_roll, priced_one_by_one
-from trackformat.sim.reuse import routes
+from trackformat.sim.move.pricing import moves_of_roll, priced_one_by_one
+from trackformat.sim.move.reuse import routes
 
 
 @pytest.mark.parametrize("track", ["ring", "monaco"])

@@ -18,8 +18,10 @@ from trackformat.sim import (
     RaceState,
     RandomDriver,
     gear_options,
+    legal_moves,
     new_race,
     run_race,
+    super_start_moves,
     turn_order,
 )
 from trackformat.sim import events as ev
@@ -60,6 +62,28 @@ def test_start_rolls_stall_on_1_and_super_start_on_20() -> None:
     assert (jump.car, len(jump.route)) == (1, 4)
     assert leaper.gear == 1 and leaper.lap == 1
     assert not any(isinstance(e, ev.GearRoll) for e in game.events)
+
+
+def test_a_super_start_leaps_four_spaces_straight_ahead_without_braking_or_lane_choice() -> None:
+    state = race([{"space": "2-37", "started": False, "gear": 1}])
+    assert len(legal_moves(state, 0, 4)) > 1, "an ordinary roll of 4 has lanes and braking"
+    assert [(m.route, m.brakes) for m in super_start_moves(state, 0, 4)] == [
+        (("2-38", "2-39", "2-0", "2-1"), 0)
+    ]
+
+
+def test_a_super_start_moves_over_one_or_two_lanes_only_if_a_car_is_in_the_way() -> None:
+    state = race([{"space": "2-37", "started": False, "gear": 1}, "2-39"])
+    moves = super_start_moves(state, 0, 4)
+    assert {m.destination for m in moves} == {"1-1", "2-1", "3-1"}
+    assert all(m.distance == 4 and m.brakes == 0 and "2-39" not in m.route for m in moves)
+    game = Race(ring_board(), rules(), [CautiousDriver(), CautiousDriver()], seed=0,
+                rng=Rolls(10, 5, 20))
+    game.state = state
+    game._play_car(0)
+    jump = next(e for e in game.events if isinstance(e, ev.Moved))
+    assert (jump.car, jump.roll, jump.brakes, len(jump.route)) == (0, 4, 0, 4)
+    assert game.state.cars[0].gear == 1
 
 
 def test_the_furthest_car_plays_first_then_the_higher_gear_then_the_inside_line() -> None:

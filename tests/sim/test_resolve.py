@@ -50,6 +50,25 @@ def test_each_neighbour_rolls_then_the_arriving_car_rolls_once_per_neighbour() -
     assert {"2-31", "2-30"} <= after.debris, "a body WP lost leaves debris"
 
 
+def test_a_car_that_ends_right_in_front_of_another_risks_no_contact() -> None:
+    # Car 1 waits on 2-29; car 0 goes round it and ends on 2-30, right in front of it.
+    state = race(["2-27", "2-29"])
+    move = next(m for m in legal_moves(state, 0, 3)
+                if m.destination == "2-30" and "2-29" not in m.route)
+    after, log = play_move(state, 0, move, Rolls())
+    assert not any(isinstance(e, ev.CollisionRoll) for e in log)
+    assert after.cars[0].wear == after.cars[1].wear == Wear.of(rules().starting_wear(2))
+
+
+def test_a_car_that_ends_right_behind_another_risks_contact() -> None:
+    state = race(["2-27", "2-31"])
+    after, log = play_move(state, 0, move_to(state, 0, 3, "2-30"), Rolls(1, 1))
+    assert [(e.car, e.other, e.lost) for e in log if isinstance(e, ev.CollisionRoll)] == [
+        (1, 0, 1), (0, 1, 1)
+    ]
+    assert after.cars[0].wear.body == after.cars[1].wear.body == 2
+
+
 def test_losing_the_last_body_point_eliminates() -> None:
     state = race(["2-27", {"space": "2-31", "wear": {"body": 1}}])
     after, log = play_move(state, 0, move_to(state, 0, 3, "2-30"), Rolls(1, 10))

@@ -23,7 +23,7 @@ from trackformat.sim import (
     legal_moves,
     legal_moves_by_roll,
 )
-from trackformat.sim.reuse import _need
+from trackformat.sim.move.reuse import _need
 
 TRACKS = ("ring", "monaco")
 PRESETS = ("formula-d", "formule-de-basic")

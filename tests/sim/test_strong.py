@@ -15,8 +15,8 @@ from trackformat.sim import (
     legal_moves,
     run_race,
 )
-from trackformat.sim.outlook import Outlook
-from trackformat.sim.strong import StrongDriver
+from trackformat.sim.drivers.outlook import Outlook
+from trackformat.sim.drivers.strong import StrongDriver
 
 
 def test_the_strong_driver_wins_clearly_against_random_and_cautious_drivers() -> None:

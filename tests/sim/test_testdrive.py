@@ -16,9 +16,8 @@ from tests.sim.helpers import ring_board, rules
 from trackformat.io import dumps_document
 from trackformat.sim import events as ev
 from trackformat.sim import run_race
-from trackformat.sim.state import Cause, Wear
-from trackformat.sim.stats import DriveStats, mean, median, percentile
-from trackformat.sim.testdrive import (
+from trackformat.sim.batch.stats import DriveStats, mean, median, percentile
+from trackformat.sim.batch.testdrive import (
     MAX_CHUNK,
     Chunk,
     DriveContext,
@@ -32,6 +31,7 @@ from trackformat.sim.testdrive import (
     run_batch,
     run_chunk,
 )
+from trackformat.sim.core.state import Cause, Wear
 
 
 @cache

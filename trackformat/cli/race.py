@@ -15,7 +15,7 @@ from pathlib import Path
 from trackformat.io import TrackFileError, load_track
 from trackformat.io.files import FileRefused, require_regular_file
 from trackformat.rules import RulesetError, load_ruleset
-from trackformat.sim.racelog import RaceLogError, race, replay, write_log
+from trackformat.sim.batch.racelog import RaceLogError, race, replay, write_log
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_UNUSABLE = 0, 1, 2
 

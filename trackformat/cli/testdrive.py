@@ -26,8 +26,8 @@ from trackformat.io import (
 )
 from trackformat.model.track import Track
 from trackformat.rules import DEFAULT_PRESET, RulesetError, load_ruleset
-from trackformat.sim.stats import DriveStats
-from trackformat.sim.testdrive import (
+from trackformat.sim.batch.stats import DriveStats
+from trackformat.sim.batch.testdrive import (
     DriveContext,
     DriveError,
     DriveSpec,
@@ -161,7 +161,7 @@ def _on_cluster(address: str, spec: DriveSpec, races: int,
                 progress: Progress) -> tuple[DriveStats, str]:
     """The batch run on the Dask cluster at ``address``, and words on where it ran."""
     try:
-        from trackformat.sim import cluster
+        from trackformat.sim.batch import cluster
     except ModuleNotFoundError as err:
         if (err.name or "").split(".")[0] not in ("dask", "distributed"):
             raise

@@ -1,0 +1,377 @@
+"""Test drives: many seeded races of bots on one track, counted into one report.
+
+A designer asks "how does this track play?": how long races last, where cars overshoot, crash
+and spin, which bot wins. A batch answers it by running races and counting their events
+(:mod:`trackformat.sim.batch.stats`), never keeping the races themselves.
+
+The same seed and settings give the same report however the work is spread:
+
+- race ``i`` of a batch is raced with the seed :func:`race_seed` (seed, i), whoever runs it;
+- :func:`plan_chunks` alone decides how the races are cut into chunks, from their number only;
+- each chunk gives a :class:`~trackformat.sim.batch.stats.DriveStats`, and the chunks' counts are
+  merged in chunk order; the counts are exact, so the merge is too.
+
+A chunk needs only the :class:`DriveSpec` (plain JSON-able data: the track and ruleset
+documents) and its own :class:`Chunk`, so it can run in this process, in a worker process
+(:func:`run_batch` with ``workers``) or on another machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+from trackformat.analysis import corners_in_lap_order
+from trackformat.collector import collection_deferred
+from trackformat.io import track_from_document, track_to_document
+from trackformat.model.track import Track
+from trackformat.rules import Ruleset, ruleset_from_document
+from trackformat.sim.batch.stats import DriveStats, mean, median, percentile
+from trackformat.sim.core.board import Board
+from trackformat.sim.core.dice import Dice
+from trackformat.sim.drivers.bots import DRIVERS
+from trackformat.sim.race.grid import RaceSetupError, new_race
+from trackformat.sim.race.runner import Driver, run_race
+
+MAX_CHUNK = 10
+"""Races per chunk at most: small enough for a smooth progress bar and an even share of work
+between workers, big enough that sending a chunk's counts back costs nothing."""
+
+MIN_CHUNKS = 64
+"""Small batches are cut into up to this many chunks, so that every worker gets some."""
+
+Progress = Callable[[int, int], None]
+"""Called with (races done, races in the batch) as chunks complete."""
+
+
+class DriveError(ValueError):
+    """A batch that cannot run: an unknown bot, or a race that cannot start on the track."""
+
+
+def driver_factories() -> dict[str, Callable[[int], Driver]]:
+    """Bots by name, each made from a seed: the engine's ``DRIVERS`` registry."""
+    return dict(DRIVERS)
+
+
+def bot_lineup(names: Sequence[str], cars: int) -> tuple[str, ...]:
+    """The bot of each car: ``names`` repeated over the cars in order. Raises
+    :class:`DriveError` for a bot that does not exist."""
+    known = driver_factories()
+    listed = f"(bots: {', '.join(sorted(known))})"
+    if not names or not all(names):
+        raise DriveError(f"a bot name is missing {listed}")
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise DriveError(f"unknown bot {unknown[0]!r} {listed}")
+    if cars < 1:
+        raise DriveError("a test drive needs at least one car")
+    return tuple(names[car % len(names)] for car in range(cars))
+
+
+def race_seed(seed: int, index: int) -> int:
+    """The seed of race ``index`` of a batch: a hash of both numbers, the same in every process
+    and on every machine (unlike Python's ``hash``)."""
+    digest = hashlib.blake2b(f"testdrive:{seed}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Races ``start`` to ``stop - 1`` of a batch; ``index`` is its place in the merge order."""
+
+    index: int
+    start: int
+    stop: int
+
+    @property
+    def races(self) -> range:
+        return range(self.start, self.stop)
+
+
+def plan_chunks(races: int) -> tuple[Chunk, ...]:
+    """How a batch of ``races`` is cut: the one place that decides it, from the number of races
+    only, so every way of running the batch runs the same chunks."""
+    size = max(1, min(MAX_CHUNK, -(-races // MIN_CHUNKS)))
+    return tuple(
+        Chunk(index, start, min(start + size, races))
+        for index, start in enumerate(range(0, races, size))
+    )
+
+
+@dataclass(frozen=True)
+class DriveSpec:
+    """Everything a chunk needs, as plain data that pickles and travels."""
+
+    track: dict[str, Any]
+    """The track document (as in a track file)."""
+    ruleset: dict[str, Any]
+    """The ruleset document."""
+    bots: tuple[str, ...]
+    """The bot of each car."""
+    laps: int
+    seed: int
+    max_turns: int | None = None
+
+    @classmethod
+    def of(cls, track: Track, rules: Ruleset, bots: tuple[str, ...], seed: int,
+           laps: int | None = None, max_turns: int | None = None) -> DriveSpec:
+        """A spec from loaded values (``laps`` defaults to the track's)."""
+        return cls(track=track_to_document(track),
+                   ruleset=rules.model_dump(mode="json", by_alias=True), bots=bots,
+                   laps=laps if laps is not None else track.metadata.laps, seed=seed,
+                   max_turns=max_turns)
+
+
+@dataclass(frozen=True)
+class DriveContext:
+    """A spec made ready to race: the board built once, the ruleset and bots looked up."""
+
+    spec: DriveSpec
+    board: Board
+    rules: Ruleset
+    factories: dict[str, Callable[[int], Driver]]
+
+
+def prepare(spec: DriveSpec) -> DriveContext:
+    """Build the board and check that the batch can run (raises :class:`DriveError`)."""
+    board = Board.of(track_from_document(spec.track, "test drive track"))
+    rules = ruleset_from_document(spec.ruleset, "test drive ruleset")
+    bot_lineup(spec.bots, len(spec.bots))
+    if spec.laps < 1:
+        raise DriveError(f"a race needs at least one lap, not {spec.laps}")
+    try:
+        new_race(board, rules, len(spec.bots), spec.laps, Dice(0), [])
+    except RaceSetupError as err:
+        raise DriveError(str(err)) from None
+    return DriveContext(spec, board, rules, driver_factories())
+
+
+def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
+    """Race the chunk's races and count them; each race gets fresh bots, so a race depends on
+    its seed only, not on the races run before it."""
+    spec, stats = context.spec, DriveStats()
+    with collection_deferred():  # for the whole chunk, not race by race
+        for index in chunk.races:
+            seed = race_seed(spec.seed, index)
+            drivers = [context.factories[name](seed) for name in spec.bots]
+            result = run_race(context.board, context.rules, drivers, seed, laps=spec.laps,
+                              max_turns=spec.max_turns)
+            stats.add_race(result, context.board, spec.bots, context.rules.team_points)
+    return stats
+
+
+_worker_context: DriveContext | None = None
+"""The context of a worker process, built once by :func:`_start_worker`."""
+
+
+def _start_worker(spec: DriveSpec) -> None:
+    global _worker_context
+    # Ctrl-C is the parent's to handle (it stops the pool); a worker left to it would print
+    # its own traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_context = prepare(spec)
+
+
+def _work(chunk: Chunk) -> DriveStats:
+    assert _worker_context is not None, "the worker was not started with a spec"
+    return run_chunk(_worker_context, chunk)
+
+
+class ChunkMerger:
+    """Chunks' counts added up in chunk order, each chunk exactly once, however they come back.
+
+    Workers finish chunks in any order, and a cluster that loses a worker runs its chunks again,
+    so a chunk may come back late, or twice. Early chunks wait until the ones before them are
+    in; a chunk already merged or already waiting is ignored. Every way of running a batch
+    (this process, a process pool, a Dask cluster) merges through here, so they all add the
+    same counts in the same order.
+    """
+
+    def __init__(self, chunks: Sequence[Chunk], progress: Progress | None = None) -> None:
+        self.chunks = tuple(chunks)
+        self.total = DriveStats()
+        """The counts of the chunks merged so far."""
+        self.races_done = 0
+        self._progress = progress
+        self._races = sum(len(chunk.races) for chunk in self.chunks)
+        self._next = 0
+        """Chunks below this index are merged."""
+        self._waiting: dict[int, DriveStats] = {}
+
+    @property
+    def waiting(self) -> int:
+        """Chunks back early, held until the chunks before them are in."""
+        return len(self._waiting)
+
+    @property
+    def complete(self) -> bool:
+        return self._next == len(self.chunks)
+
+    def missing(self) -> list[int]:
+        """Indices of the chunks not merged yet."""
+        return list(range(self._next, len(self.chunks)))
+
+    def add(self, chunk: Chunk, stats: DriveStats) -> bool:
+        """Take a chunk's counts; False when that chunk was already taken (and is ignored)."""
+        if not 0 <= chunk.index < len(self.chunks) or self.chunks[chunk.index] != chunk:
+            raise ValueError(f"{chunk} is not a chunk of this batch")
+        if chunk.index < self._next or chunk.index in self._waiting:
+            return False
+        self._waiting[chunk.index] = stats
+        while self._next in self._waiting:
+            self.total.merge(self._waiting.pop(self._next))
+            self.races_done += len(self.chunks[self._next].races)
+            self._next += 1
+            if self._progress is not None:
+                self._progress(self.races_done, self._races)
+        return True
+
+
+def _pooled(spec: DriveSpec, chunks: Sequence[Chunk],
+            workers: int) -> Iterator[tuple[Chunk, DriveStats]]:
+    """Chunks run by worker processes, as they complete. Workers are spawned (not forked), so
+    each starts clean and rebuilds the board from the spec once."""
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_start_worker, initargs=(spec,))
+    try:
+        futures: dict[Future[DriveStats], Chunk] = {pool.submit(_work, c): c for c in chunks}
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    except BaseException:
+        # Interrupted or failed: the chunks still running are of no use, and waiting for them
+        # could take minutes, so the workers are stopped at once.
+        _stop_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Drop the chunks not started and end the worker processes without waiting for theirs.
+
+    Python 3.14 has ``terminate_workers``; before it, the pool's own table of processes is the
+    only way to reach them (taken before ``shutdown``, which forgets it)."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if callable(terminate):
+        terminate()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+
+
+def run_batch(spec: DriveSpec, races: int, workers: int = 1,
+              progress: Progress | None = None,
+              context: DriveContext | None = None) -> DriveStats:
+    """Run ``races`` races of ``spec`` and return their merged counts.
+
+    ``workers`` > 1 runs chunks in that many processes; the result is the same. ``context``
+    reuses an already prepared spec for the work done in this process.
+    """
+    context = context if context is not None else prepare(spec)
+    chunks = plan_chunks(races)
+    merger = ChunkMerger(chunks, progress)
+    if workers > 1 and len(chunks) > 1:
+        results = _pooled(spec, chunks, min(workers, len(chunks)))
+    else:
+        results = ((chunk, run_chunk(context, chunk)) for chunk in chunks)
+    for chunk, stats in results:
+        merger.add(chunk, stats)
+    return merger.total
+
+
+# -- the report ---------------------------------------------------------------------------------
+
+
+def _share(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def _turns(stats: DriveStats, laps: int) -> dict[str, Any]:
+    histogram = stats.turns
+    middle: dict[str, float | None] = {
+        "mean": mean(histogram), "median": median(histogram),
+        "p90": percentile(histogram, 0.9),
+    }
+    per_race: dict[str, float | None] = {key: _rounded(value) for key, value in middle.items()}
+    per_race["p90"] = percentile(histogram, 0.9)
+    per_race |= {"min": min(histogram, default=None), "max": max(histogram, default=None)}
+    per_lap = {key: _rounded(value / laps if value is not None else None)
+               for key, value in middle.items()}
+    return {"per_race": per_race, "per_lap": per_lap,
+            "histogram": {str(turns): histogram[turns] for turns in sorted(histogram)}}
+
+
+def _corners(stats: DriveStats, board: Board) -> list[dict[str, Any]]:
+    rows = []
+    for corner in corners_in_lap_order(board.graphs):
+        count = {what: stats.corners[corner.id, what] for what in
+                 ("entries", "overshoots", "overshoot_spaces", "eliminations", "spins",
+                  "tyre_wp")}
+        rows.append({
+            "id": corner.id,
+            "name": corner.name or corner.id,
+            "stops": corner.stops,
+            "entries": count["entries"],
+            "overshoots": count["overshoots"],
+            "overshoot_rate": _share(count["overshoots"], count["entries"]),
+            "mean_overshoot": _share(count["overshoot_spaces"], count["overshoots"]),
+            "eliminations": count["eliminations"],
+            "spins": count["spins"],
+            "tyre_wp": count["tyre_wp"],
+        })
+    return rows
+
+
+def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
+    """The JSON report of a batch (docs/testdrive.md describes every key). It holds nothing
+    that depends on how the batch was run, so equal batches give equal reports."""
+    spec, board = context.spec, context.board
+    bots = list(dict.fromkeys(spec.bots))
+    spaces = {
+        space.id: {what: stats.spaces[space.id, what]
+                   for what in ("stops", "overshoots", "eliminations")}
+        for space in board.graphs.track.spaces
+    }
+    return {
+        "track": board.graphs.track.metadata.name,
+        "ruleset": context.rules.name,
+        "laps": spec.laps,
+        "cars": len(spec.bots),
+        "bots": list(spec.bots),
+        "races": stats.races,
+        "seed": spec.seed,
+        "completed": stats.completed,
+        "turns": _turns(stats, spec.laps),
+        "finished": stats.finished,
+        "finish_rate": _share(stats.finished, stats.cars),
+        "dnf": {cause: stats.dnf[cause]
+                for cause in sorted(stats.dnf, key=lambda c: (-stats.dnf[c], c))},
+        "winner_share": {bot: _share(stats.wins[bot], stats.races) for bot in bots},
+        "no_winner": _share(stats.no_winner, stats.races),
+        "by_bot": {
+            bot: {"cars": stats.bot_cars[bot], "wins": stats.wins[bot],
+                  "finished": stats.bot_finished[bot],
+                  "finish_rate": _share(stats.bot_finished[bot], stats.bot_cars[bot])}
+            for bot in bots
+        },
+        "corners": _corners(stats, board),
+        "teams": [
+            {"team": team + 1, "cars": [2 * team + 1, 2 * team + 2],
+             "bots": list(spec.bots[2 * team:2 * team + 2]),
+             "points": stats.team_points[team],
+             "mean_points": _rounded(stats.team_points[team] / stats.races) if stats.races else 0.0,
+             "wins": stats.team_wins[team]}
+            for team in range((len(spec.bots) + 1) // 2)
+        ] if context.rules.team_points else [],
+        "spaces": spaces,
+    }

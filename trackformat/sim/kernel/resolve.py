@@ -1,0 +1,281 @@
+"""Playing a chosen move in compiled code: paying for it, then everything it sets off.
+
+The same reading, in the same order and with the same draws of the project's generator, as
+:func:`trackformat.sim.move.resolve.play_move`: the move's costs, stops counted, an elimination
+(and, in the basic rules, the body WP it costs the car ahead of a blocked car), laps and the
+finish, a spin, a pit stop, the debris passed, contacts with the cars the move ends next to or
+right behind, and engine rolls after a top result in a high gear. Each WP of body or engine lost
+and each elimination may leave debris, as the ruleset says.
+
+The race is a table of cars (:mod:`trackformat.sim.kernel.cars`), a debris flag per space, and
+a few numbers (:data:`RACE_COLUMNS`); the rules are a row of numbers (``P_*``) and a few tables
+(:func:`rule_tables`). Events are not written yet: the tests compare the race after the move.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from trackformat.rules import WEAR_CATEGORIES, Ruleset
+from trackformat.sim.kernel import cars as kc
+from trackformat.sim.kernel import price as kp
+from trackformat.sim.kernel.dice import State, randrange
+from trackformat.sim.kernel.jit import compiled
+
+Ints = npt.NDArray[np.int64]
+
+R_SEQUENCE, R_FINISHED = 0, 1
+RACE_COLUMNS = 2
+"""The race's numbers: moves made so far, cars finished so far."""
+
+(P_LAPS, P_STOP_AFTER_OVERSHOOT, P_HITS_AHEAD, P_QUICK_MAX, P_QUICK_DIVISOR, P_QUICK_GEAR,
+ P_HAS_DEBRIS, P_DEBRIS_BODY, P_DEBRIS_ENGINE, P_DEBRIS_ELIMINATION, P_COSTS_ARRIVING,
+ P_HAS_ENGINE, P_PIT_EXIT_CROSSES) = range(13)
+RULE_COLUMNS = 13
+
+T_BLACK, T_DEBRIS_LOSING, T_CONTACT_LOSING, T_ENGINE_LOSING, T_ENGINE_GEARS, T_REFILL = range(6)
+"""Rows of the rule tables: the black die's faces (padded with 0), then flags by face or
+gear, then the starting WP of the categories a pit stop refills (-1: not refilled)."""
+
+
+def rule_tables(rules: Ruleset, laps: int, pit_exit_crosses: bool) -> tuple[Ints, Ints, Ints]:
+    """The numbers (``P_*``), the tables (``T_*`` rows) and the engine triggers (gear, face)
+    of ``rules`` for a race of ``laps`` laps."""
+    numbers = np.zeros(RULE_COLUMNS, np.int64)
+    numbers[P_LAPS] = laps
+    numbers[P_STOP_AFTER_OVERSHOOT] = rules.corners.stop_after_overshoot_counts
+    numbers[P_HITS_AHEAD] = rules.blocking.elimination_hits_car_ahead
+    numbers[P_QUICK_MAX] = rules.pits.quick_max
+    numbers[P_QUICK_DIVISOR] = rules.pits.quick_divisor
+    numbers[P_QUICK_GEAR] = rules.pits.quick_gear
+    numbers[P_COSTS_ARRIVING] = rules.collision.eliminating_costs_arriving
+    numbers[P_PIT_EXIT_CROSSES] = pit_exit_crosses
+    width = max(64, len(rules.dice.black))
+    tables = np.zeros((6, width), np.int64)
+    tables[T_BLACK, : len(rules.dice.black)] = rules.dice.black
+    tables[T_BLACK, width - 1] = len(rules.dice.black)
+    for face in rules.collision.losing:
+        tables[T_CONTACT_LOSING, face] = 1
+    if rules.debris is not None:
+        numbers[P_HAS_DEBRIS] = 1
+        numbers[P_DEBRIS_BODY] = rules.debris.on_body_loss
+        numbers[P_DEBRIS_ENGINE] = rules.debris.on_engine_loss
+        numbers[P_DEBRIS_ELIMINATION] = rules.debris.on_elimination
+        for face in rules.debris.losing:
+            tables[T_DEBRIS_LOSING, face] = 1
+    triggers = np.zeros((0, 2), np.int64)
+    if rules.engine_damage is not None:
+        numbers[P_HAS_ENGINE] = 1
+        for face in rules.engine_damage.losing:
+            tables[T_ENGINE_LOSING, face] = 1
+        for gear in rules.engine_damage.gears:
+            tables[T_ENGINE_GEARS, gear] = 1
+        triggers = np.array([[t.gear, t.face] for t in rules.engine_damage.triggers],
+                            np.int64).reshape(-1, 2)
+    tables[T_REFILL, :6] = -1
+    start = rules.starting_wear(laps)
+    for category in rules.pits.refill:
+        tables[T_REFILL, WEAR_CATEGORIES.index(category)] = getattr(start, category)
+    return numbers, tables, triggers
+
+
+@compiled
+def _black(dice: State, tables: Ints) -> int:
+    """One roll of the black die."""
+    faces = tables[T_BLACK]
+    return int(faces[randrange(dice, faces[len(faces) - 1])])
+
+
+@compiled
+def _drop_debris(debris: Ints, space: int, in_pit: Ints) -> None:
+    if not in_pit[space]:
+        debris[space] = 1
+
+
+@compiled
+def _eliminate(cars: Ints, index: int, cause: int, debris: Ints, in_pit: Ints,
+               numbers: Ints) -> None:
+    """Take a car out where it stands, leaving debris if the rules say so."""
+    cars[index, kc.C_STATUS] = kc.ELIMINATED
+    cars[index, kc.C_CAUSE] = cause
+    if numbers[P_HAS_DEBRIS] and numbers[P_DEBRIS_ELIMINATION]:
+        _drop_debris(debris, cars[index, kc.C_SPACE], in_pit)
+
+
+@compiled
+def _lose_point(cars: Ints, index: int, column: int, cause: int, debris: Ints, in_pit: Ints,
+                numbers: Ints) -> None:
+    """One WP of a category lost; the last one of it eliminates the car."""
+    left = cars[index, column] - 1
+    cars[index, column] = max(left, 0)
+    if numbers[P_HAS_DEBRIS] and (
+            (column == kc.C_BODY and numbers[P_DEBRIS_BODY])
+            or (column == kc.C_ENGINE and numbers[P_DEBRIS_ENGINE])):
+        _drop_debris(debris, cars[index, kc.C_SPACE], in_pit)
+    if left <= 0:
+        _eliminate(cars, index, cause, debris, in_pit, numbers)
+
+
+@compiled
+def _on_board(cars: Ints, index: int) -> bool:
+    return bool(cars[index, kc.C_STATUS] <= kc.SPUN)
+
+
+@compiled
+def _car_on(cars: Ints, space: int, except_car: int) -> int:
+    """The car on ``space`` still on the board (-1: none)."""
+    for other in range(len(cars)):
+        if other != except_car and _on_board(cars, other) and cars[other, kc.C_SPACE] == space:
+            return other
+    return -1
+
+
+@compiled
+def play_move(cars: Ints, race: Ints, debris: Ints, index: int, move: Ints, gear_roll: int,
+              dice: State, corner: Ints, in_pit: Ints, ahead: Ints, crossing: Ints,
+              contacts: Ints, numbers: Ints, tables: Ints, triggers: Ints) -> None:
+    """Play ``move`` (a row of :mod:`~trackformat.sim.kernel.price`) for car ``index``, in
+    place; ``gear_roll`` is the gear die's result, or -1 when the move did not come from it."""
+    car = cars[index]
+    gear = car[kc.C_GEAR]
+    start = car[kc.C_SPACE]
+    distance = move[kp.M_DISTANCE]
+    destination = move[kp.M_DEST]
+    race[R_SEQUENCE] += 1
+    car[kc.C_TYRES] = max(car[kc.C_TYRES] - move[kp.M_TYRES], 0)
+    car[kc.C_BRAKES] = max(car[kc.C_BRAKES] - move[kp.M_BRAKES], 0)
+    # Stops: a stop is the end of a move inside a corner's limits, counted per visit.
+    here = corner[destination]
+    if here < 0 or in_pit[destination]:
+        car[kc.C_CORNER], car[kc.C_STOPS] = -1, 0
+    else:
+        stayed = car[kc.C_CORNER] == here
+        for i in range(distance):
+            if corner[move[kp.M_ROUTE + i]] != here:
+                stayed = False
+        if stayed:
+            car[kc.C_STOPS] += 1
+        elif move[kp.M_NEXITS] > 0 and not numbers[P_STOP_AFTER_OVERSHOOT]:
+            car[kc.C_STOPS] = 0
+        else:
+            car[kc.C_STOPS] = 1
+        car[kc.C_CORNER] = here
+    car[kc.C_SPACE] = destination
+    car[kc.C_STATUS] = kc.RACING
+    car[kc.C_PIT_WAIT] = 0
+    car[kc.C_PIT_EXIT] = 0
+    car[kc.C_ARRIVAL] = race[R_SEQUENCE]
+    if move[kp.M_ELIMINATED] != kp.NOT_ELIMINATED:
+        _eliminate(cars, index, move[kp.M_ELIMINATED], debris, in_pit, numbers)
+        if move[kp.M_ELIMINATED] == kp.BY_BLOCKED and numbers[P_HITS_AHEAD]:
+            front = ahead[destination]
+            other = _car_on(cars, front, index) if front >= 0 else -1
+            if other >= 0:
+                _lose_point(cars, other, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers)
+        _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables, triggers)
+        return
+    previous = start
+    for i in range(distance):
+        space = move[kp.M_ROUTE + i]
+        crossed = numbers[P_PIT_EXIT_CROSSES] and in_pit[previous] and not in_pit[space]
+        for v in crossing[previous]:
+            if v == space:
+                crossed = True
+        previous = space
+        if not crossed:
+            continue
+        if car[kc.C_LAP] >= numbers[P_LAPS]:
+            race[R_FINISHED] += 1
+            car[kc.C_STATUS] = kc.FINISHED
+            car[kc.C_PLACE] = race[R_FINISHED]
+            car[kc.C_LAP] += 1
+            _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables,
+                    triggers)
+            return
+        car[kc.C_LAP] += 1
+    if move[kp.M_SPIN]:
+        car[kc.C_STATUS] = kc.SPUN
+    if move[kp.M_BOX]:
+        for k in range(6):
+            if tables[T_REFILL, k] >= 0:
+                car[kc.C_WEAR + k] = tables[T_REFILL, k]
+        roll = _black(dice, tables)
+        quick = roll <= numbers[P_QUICK_MAX]
+        car[kc.C_PIT_STOPS] += 1
+        car[kc.C_PIT_EXIT] = -(-roll // numbers[P_QUICK_DIVISOR]) if quick else 0
+        car[kc.C_PIT_WAIT] = 0 if quick else 1
+        if quick:
+            car[kc.C_GEAR] = numbers[P_QUICK_GEAR]
+    if numbers[P_HAS_DEBRIS]:
+        for _ in range(move[kp.M_DEBRIS]):
+            if not _on_board(cars, index):
+                break
+            if tables[T_DEBRIS_LOSING, _black(dice, tables)]:
+                _lose_point(cars, index, kc.C_SUSPENSION, kc.BY_SUSPENSION, debris, in_pit,
+                            numbers)
+    _contacts(cars, index, dice, in_pit, contacts, debris, numbers, tables)
+    _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables, triggers)
+
+
+@compiled
+def _contacts(cars: Ints, index: int, dice: State, in_pit: Ints, contacts: Ints,
+              debris: Ints, numbers: Ints, tables: Ints) -> None:
+    """Each car the move ends next to or right behind rolls once; then the arriving car rolls
+    once per such car (in the basic rules, a contact that eliminated one costs it a body WP
+    without a roll)."""
+    space = cars[index, kc.C_SPACE]
+    if not _on_board(cars, index) or in_pit[space]:
+        return
+    neighbours = np.full(contacts.shape[1], -1, np.int64)
+    count = 0
+    for s in contacts[space]:
+        if s < 0:
+            break
+        other = _car_on(cars, s, index)
+        if other >= 0:
+            neighbours[count] = other
+            count += 1
+    knocked_out = np.zeros(len(cars), np.int64)
+    for k in range(count):
+        other = neighbours[k]
+        if tables[T_CONTACT_LOSING, _black(dice, tables)]:
+            _lose_point(cars, other, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers)
+            if not _on_board(cars, other):
+                knocked_out[other] = 1
+    for k in range(count):
+        if not _on_board(cars, index):
+            break
+        if numbers[P_COSTS_ARRIVING] and knocked_out[neighbours[k]]:
+            _lose_point(cars, index, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers)
+            continue
+        if tables[T_CONTACT_LOSING, _black(dice, tables)]:
+            _lose_point(cars, index, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers)
+
+
+@compiled
+def _engine(cars: Ints, index: int, gear: int, gear_roll: int, dice: State, in_pit: Ints,
+            debris: Ints, numbers: Ints, tables: Ints, triggers: Ints) -> None:
+    """After a top result in a high gear: the driver, then every car in a high gear, rolls."""
+    if not numbers[P_HAS_ENGINE] or gear_roll < 0:
+        return
+    triggered = False
+    for t in range(len(triggers)):
+        if triggers[t, 0] == gear and triggers[t, 1] == gear_roll:
+            triggered = True
+    if not triggered:
+        return
+    rollers = np.full(len(cars), -1, np.int64)
+    rollers[0] = index
+    count = 1
+    for other in range(len(cars)):
+        if (other != index and tables[T_ENGINE_GEARS, cars[other, kc.C_GEAR]]
+                and cars[other, kc.C_STATUS] == kc.RACING):
+            rollers[count] = other
+            count += 1
+    for k in range(count):
+        who = rollers[k]
+        if not _on_board(cars, who) or in_pit[cars[who, kc.C_SPACE]]:
+            continue
+        if tables[T_ENGINE_LOSING, _black(dice, tables)]:
+            _lose_point(cars, who, kc.C_ENGINE, kc.BY_ENGINE, debris, in_pit, numbers)

@@ -1,0 +1,96 @@
+"""Before and between moves: drawing the grid, the opening race state, and the order of play."""
+
+from __future__ import annotations
+
+from trackformat.rules import PoleRoll, Ruleset, TieBreak
+from trackformat.sim.core import events as ev
+from trackformat.sim.core.board import Board
+from trackformat.sim.core.dice import Rng
+from trackformat.sim.core.state import CarState, RaceState, Wear
+from trackformat.sim.move.gears import roll_die
+
+
+class RaceSetupError(ValueError):
+    """A race that cannot start on this track (no grid, too few slots, no finish line)."""
+
+
+def draw_grid(rules: Ruleset, cars: int, rng: Rng,
+              log: list[ev.Event]) -> list[int]:
+    """Car indices in grid order, pole first, from one black-die roll each.
+
+    Tied cars roll again among themselves (when the ruleset says so) until every place is
+    settled; the rerolls only order the tied cars between themselves.
+    """
+    descending = rules.grid.pole == PoleRoll.HIGHEST
+
+    def settle(group: list[int], round_: int) -> list[int]:
+        rolls = {}
+        for car in group:
+            rolls[car] = roll_die(rng, rules.dice.black)
+            log.append(ev.GridRoll(0, car, rolls[car], round_))
+        values = sorted(set(rolls.values()), reverse=descending)
+        order: list[int] = []
+        for value in values:
+            tied = [car for car in group if rolls[car] == value]
+            if len(tied) > 1 and rules.grid.reroll_ties and round_ < 50:
+                order += settle(tied, round_ + 1)
+            else:
+                order += tied
+        return order
+
+    return settle(list(range(cars)), 1)
+
+
+def starting_lap(board: Board, space: str) -> int:
+    """0 for a grid slot behind the finish line (its first crossing starts lap 1), else 1."""
+    return 0 if board.progress.get(space, 0) * 2 > board.lap_length else 1
+
+
+def new_race(board: Board, rules: Ruleset, cars: int, laps: int, rng: Rng,
+             log: list[ev.Event]) -> RaceState:
+    """The race on the grid: slots drawn by the black die, every car with its starting WP."""
+    track = board.graphs.track
+    slots = [s for s in track.grid if s in board.lane]
+    if cars < 1:
+        raise RaceSetupError("a race needs at least one car")
+    if not board.graphs.finish:
+        raise RaceSetupError("the track has no finish line, so no race can end")
+    if len(slots) < cars:
+        raise RaceSetupError(
+            f"the track has {len(slots)} grid slots on the circuit; {cars} cars cannot start"
+        )
+    boxes = list(track.pit_lane.boxes) if track.pit_lane else []
+    boxes = [b for b in boxes if b in board.kind]
+    wear = Wear.of(rules.starting_wear(laps))
+    order = draw_grid(rules, cars, rng, log)
+    placed: list[CarState | None] = [None] * cars
+    for position, index in enumerate(order):
+        slot = slots[position]
+        log.append(ev.GridSlot(0, index, position + 1, slot))
+        box = boxes[(index // 2) % len(boxes)] if boxes else None
+        placed[index] = CarState(index=index, space=slot, gear=0, wear=wear,
+                                 lap=starting_lap(board, slot), box=box)
+    return RaceState(board=board, rules=rules, laps=laps,
+                     cars=tuple(c for c in placed if c is not None))
+
+
+def _key(state: RaceState, car: CarState) -> tuple[int, ...]:
+    board = state.board
+    if board.in_pit(car.space):
+        position = board.pit_position.get(car.space, 0.0)
+        return (car.lap, board.pit_entry_rank, 0, int(position * 2), 0, 0, -car.index)
+    inside = -board.inside.get(car.space, 0)
+    arrival = -car.arrival
+    tie = (inside, arrival) if state.rules.tie_break == TieBreak.INSIDE else (arrival, inside)
+    return (car.lap, board.progress.get(car.space, 0), 1, car.gear, *tie, -car.index)
+
+
+def turn_order(state: RaceState) -> tuple[int, ...]:
+    """The cars still on the board in the order they play this game turn.
+
+    Furthest ahead first (laps, then progress along the lap); level cars: the higher gear, then
+    the inside line of the current or next corner (or the first arrived, in the basic rules).
+    Cars in the pit lane play as if at the pit entry, after the track cars past it.
+    """
+    racing = [c for c in state.cars if c.on_board]
+    return tuple(c.index for c in sorted(racing, key=lambda c: _key(state, c), reverse=True))
