@@ -19,14 +19,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor import autosave, board_picture, menus
+from editor import autosave, board_picture, file_places, menus
 from editor.document import TrackDocument
 from editor.panels.inspector import Inspector
 from editor.panels.layers import LayersPanel
 from editor.panels.problems import ProblemsPanel
 from editor.panels.testdrive import TestDrivePanel
 from editor.scene.board_scene import BoardScene
-from editor.session import last_folder, restore_layout, save_layout
+from editor.session import last_folder, remember_folder, restore_layout, save_layout
 from editor.tools.base import Tool, ToolContext
 from editor.tools.registry import tool_classes
 from editor.validation import ValidationRunner
@@ -170,6 +170,7 @@ class MainWindow(QMainWindow):
         # relative to the track file.
         track = empty_track(image.stem, size[0], size[1], image.resolve().as_posix())
         self.set_document(TrackDocument(track, None, self))
+        remember_folder(self, image)  # the picture's folder: where its track will be saved
         return True
 
     def save(self) -> bool:
@@ -179,7 +180,9 @@ class MainWindow(QMainWindow):
 
     def save_as(self, path: Path | None = None) -> bool:
         if path is None:
-            name, _ = QFileDialog.getSaveFileName(self, "Save track", "", TRACK_FILTER)
+            name, _ = QFileDialog.getSaveFileName(
+                self, "Save track", file_places.proposed_path(self), TRACK_FILTER
+            )
             if not name:
                 return False
             path = Path(name)
