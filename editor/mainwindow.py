@@ -411,6 +411,8 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, title, text)
 
     last_error = ""
+    last_warnings: tuple[str, ...] = ()
+    """The warnings of the last import, export or picture (shown in a message when asking)."""
     last_help = ""
     """The shortcuts the Help menu showed last (HTML)."""
 

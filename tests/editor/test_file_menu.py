@@ -77,3 +77,108 @@ def test_file_stems_are_plain() -> None:
     assert file_places.file_stem("Circuit de Monaco") == "circuit-de-monaco"
     assert file_places.file_stem("Zolder Élan") == "zolder-elan"
     assert file_places.file_stem("***") == "track"
+
+
+def _menu_action(window, text: str):  # type: ignore[no-untyped-def]
+    file_menu = window.menuBar().actions()[0].menu()
+    return next(a for a in file_menu.actions() if a.text() == text)
+
+
+def test_export_to_gp_online_and_import_it_back_from_the_file_menu(
+    window, ring_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    spaces = len(window.document.track.spaces)
+    out = tmp_path / "gpo" / "ring.dat"
+    out.parent.mkdir()
+    dialog = _SaveDialog(str(out))
+    monkeypatch.setattr("editor.file_commands.QFileDialog.getSaveFileName", dialog)
+    _menu_action(window, "Export to GP Online...").trigger()
+    assert dialog.proposed == [str(ring_file.resolve().parent / "ring.dat")]
+    assert out.read_text().strip(), "the .dat file is written"
+    assert window.status_label.text().startswith("Exported ring.dat:")
+
+    monkeypatch.setattr(
+        "editor.file_commands.QFileDialog.getOpenFileName", lambda *_a: (str(out), "")
+    )
+    _menu_action(window, "Import GP Online...").trigger()
+    assert window.document.path is None and len(window.scene.space_items) == spaces
+    assert window.status_label.text().startswith("Imported ring.dat:")
+    assert "untitled" in window.windowTitle()
+
+
+def test_a_broken_gp_online_file_is_reported_and_the_open_track_kept(
+    window, ring_file: Path, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from editor import file_commands
+
+    window.open_path(ring_file)
+    broken = tmp_path / "broken.dat"
+    broken.write_text("this is not\na GP Online track\n")
+    assert not file_commands.import_gponline(window, broken)
+    assert "broken.dat" in window.last_error and "unchanged" in window.last_error
+    assert window.document.path == ring_file.resolve()
+    assert len(window.scene.space_items) == len(window.document.track.spaces) > 0
+
+
+def test_a_track_gp_online_cannot_hold_is_refused_with_a_message(
+    window, ring_file: Path, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from editor import file_commands
+
+    window.open_path(ring_file)
+    window.document.edit("No line", lambda t: t.model_copy(update={"finish_line": None}))
+    out = tmp_path / "no-line.dat"
+    assert not file_commands.export_gponline(window, out)
+    assert not out.exists()
+    assert "GP Online cannot hold this track" in window.last_error
+    assert window.document.modified, "the track is still open as it was"
+
+
+def test_render_a_picture_writes_a_png_of_the_board_with_the_heatmap(
+    window, ring_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    hot = window.document.track.spaces[0]
+    window.scene.show_heatmap({hot.id: 5.0})
+    out = tmp_path / "ring.png"
+    monkeypatch.setattr(
+        "editor.file_commands.QFileDialog.getSaveFileName", _SaveDialog(str(out))
+    )
+    _menu_action(window, "Render a picture...").trigger()
+    picture = QImage(str(out))
+    board = window.document.track.board
+    assert (picture.width(), picture.height()) == (board.width, board.height)
+    # The space the heatmap paints hottest is drawn red.
+    colour = picture.pixelColor(int(hot.centre[0]), int(hot.centre[1]))
+    assert colour.red() > 150 and colour.blue() < 120, colour.name()
+    assert window.status_label.text() == "Drew ring.png with the heatmap"
+
+
+def test_render_to_an_unknown_kind_of_picture_says_so(
+    window, ring_file: Path, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from editor import file_commands
+
+    window.open_path(ring_file)
+    assert not file_commands.render_picture(window, tmp_path / "ring.gif")
+    assert "name a .png or .svg file" in window.last_error
+    assert not (tmp_path / "ring.gif").exists()
+
+
+def test_export_the_json_schema(
+    window, ring_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    window.open_path(ring_file)
+    out = tmp_path / "schema" / "track.schema.json"
+    out.parent.mkdir()
+    dialog = _SaveDialog(str(out))
+    monkeypatch.setattr("editor.file_commands.QFileDialog.getSaveFileName", dialog)
+    _menu_action(window, "Export JSON Schema...").trigger()
+    assert dialog.proposed == [str(ring_file.resolve().parent / "track.schema.json")]
+    schema = json.loads(out.read_text())
+    assert schema["$schema"].startswith("https://json-schema.org/") and "format_version" in (
+        schema["required"]
+    )
