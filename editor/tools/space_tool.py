@@ -74,6 +74,7 @@ class SpaceTool(Tool):
         if picked is not None:
             self._pick(picked, event)
             return True
+        pos = self.snap(pos)
         self.points.append(pos)
         self._draw_preview(pos)
         return True
@@ -83,6 +84,7 @@ class SpaceTool(Tool):
             space_id, index = self._vertex
             space = next(s for s in self.document.track.spaces if s.id == space_id)
             outline = list(space.polygon)
+            pos = self.snap(pos, exclude=space_id)
             outline[index] = (pos.x(), pos.y())
             self.document.edit(
                 f"Reshape {space_id}",
@@ -91,8 +93,12 @@ class SpaceTool(Tool):
             )
             return True
         if self.points:
-            self._draw_preview(pos)
+            self._draw_preview(self.snap(pos))
             return True
+        if self._space_inside(pos) is None:
+            self.snap(pos)  # marks where a click would put a corner
+        else:
+            self.scene.snapper.hide()
         return False
 
     def release(self, event: QMouseEvent, pos: QPointF) -> bool:
@@ -152,6 +158,7 @@ class SpaceTool(Tool):
         self.points = []
         self._vertex = None
         self._clear_preview()
+        self.scene.snapper.hide()
 
     # Helpers ---------------------------------------------------------------------------------
 
