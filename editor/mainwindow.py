@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from editor import autosave, board_picture, file_places, menus
 from editor.document import TrackDocument
+from editor.minimap import Minimap
 from editor.panels.inspector import Inspector
 from editor.panels.layers import LayersPanel
 from editor.panels.problems import ProblemsPanel
@@ -59,6 +60,11 @@ class MainWindow(QMainWindow):
     redo_action: QAction
     tool_actions: QActionGroup
     recent_menu: QMenu
+    # Made by editor.board_aids.install:
+    snap_action: QAction
+    snap_label: QLabel
+    minimap_action: QAction
+    minimap: Minimap
 
     def __init__(self, settings: QSettings | None = None, ask: bool = True) -> None:
         super().__init__()

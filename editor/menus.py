@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from editor import clipboard, file_commands, help_menu, session
+from editor import board_aids, clipboard, file_commands, help_menu, session
 from editor.tools.registry import tool_classes
 
 if TYPE_CHECKING:
@@ -82,6 +82,8 @@ def build(window: MainWindow) -> None:
     _action(window, view, "Zoom in", lambda: window.view.zoom(1), keys.ZoomIn)
     _action(window, view, "Zoom out", lambda: window.view.zoom(-1), keys.ZoomOut)
     _action(window, view, "Fit board", lambda: window.view.fit(), "Ctrl+0")
+    view.addSeparator()
+    board_aids.install(window, view)
     view.addSeparator()
     for dock in (
         window.problems_dock,
