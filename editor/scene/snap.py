@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QPointF, QRectF, Signal
 from PySide6.QtGui import QColor, QPainterPath
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene
+from shapely.geometry import Polygon
 
 from editor.edits import EditError
 from editor.lanes import front_cut
@@ -39,9 +40,24 @@ class Target:
     owners: frozenset[str]
 
 
-def _cuts(track: Track) -> list[tuple[str, str, Point, Point]]:
-    """(lane, space id, left, right) of the open ends of the lanes: the cut ahead of a lane's
-    last space, and the cut behind its first (where nothing in its lane leads in)."""
+@dataclass(frozen=True)
+class _Cut:
+    """An open end of a lane: the cut ahead of its last space (or behind its first)."""
+
+    lane: str
+    space: Space
+    ahead: bool
+    left: Point
+    right: Point
+
+    @property
+    def middle(self) -> Point:
+        return ((self.left[0] + self.right[0]) / 2, (self.left[1] + self.right[1]) / 2)
+
+
+def _cuts(track: Track) -> list[_Cut]:
+    """The open ends of the lanes: the cut ahead of a lane's last space, and the cut behind its
+    first (where nothing in its lane leads in)."""
     lane_of = {s.id: s.lane for s in track.spaces}
     leaves, enters = set(), set()
     for link in track.links:
@@ -52,30 +68,46 @@ def _cuts(track: Track) -> list[tuple[str, str, Point, Point]]:
     for space in track.spaces:
         if space.kind != SpaceKind.TRACK or space.lane is None:
             continue
-        ends: list[Space] = []
-        if space.id not in leaves:
-            ends.append(space)
-        if space.id not in enters:
-            ends.append(space.model_copy(update={"heading": space.heading + 180.0}))
-        for end in ends:
+        for ahead in (True, False):
+            if space.id in (leaves if ahead else enters):
+                continue
+            turned = space if ahead else space.model_copy(update={"heading": space.heading + 180})
             try:
-                left, right = front_cut(end)
+                left, right = front_cut(turned)
             except EditError:
                 continue
-            cuts.append((space.lane, space.id, left, right))
+            cuts.append(_Cut(space.lane, space, ahead, left, right))
     return cuts
 
 
-def _road_ends(cuts: list[tuple[str, str, Point, Point]]) -> list[Target]:
-    """The middle of the road where lanes end side by side (their cuts touching end to end)."""
+def _road_end(group: list[_Cut]) -> Point:
+    """Where the middle of the road meets the line of the lanes' ends that lie furthest back
+    (staggered lanes end half a space apart): the point the Lanes tool starts a joined stretch
+    from."""
+    rx = sum(c.right[0] - c.left[0] for c in group)
+    ry = sum(c.right[1] - c.left[1] for c in group)
+    norm = math.hypot(rx, ry) or 1.0
+    across = (rx / norm, ry / norm)
+    forward = (across[1], -across[0])
+    sides = [p[0] * across[0] + p[1] * across[1] for c in group for p in (c.left, c.right)]
+    side = (min(sides) + max(sides)) / 2
+    along = [c.middle[0] * forward[0] + c.middle[1] * forward[1] for c in group]
+    # Ahead: the rearmost end; behind the first spaces (the cut faces backwards): the same line.
+    base = min(along) if group[0].ahead else max(along)
+    return (side * across[0] + base * forward[0], side * across[1] + base * forward[1])
+
+
+def _road_ends(cuts: list[_Cut]) -> list[Target]:
+    """The middle of the road where lanes end side by side (their end spaces touching)."""
+    shapes = [Polygon(c.space.polygon).buffer(0) for c in cuts]
     groups: list[list[int]] = []
-    for index, (_, _, left, right) in enumerate(cuts):
-        width = math.dist(left, right)
+    for index, cut in enumerate(cuts):
+        width = math.dist(cut.left, cut.right)
         touching = [
             g for g in groups
             if any(
-                min(math.dist(a, b) for a in (left, right) for b in cuts[k][2:])
-                <= 0.2 * min(width, math.dist(*cuts[k][2:]))
+                cuts[k].ahead == cut.ahead and cuts[k].lane != cut.lane
+                and shapes[k].distance(shapes[index]) <= 0.1 * width
                 for k in g
             )
         ]
@@ -85,15 +117,13 @@ def _road_ends(cuts: list[tuple[str, str, Point, Point]]) -> list[Target]:
     for group in groups:
         if len(group) < 2:
             continue
-        points = [p for k in group for p in cuts[k][2:]]
-        a, b = max(
-            ((p, q) for p in points for q in points), key=lambda pair: math.dist(*pair)
-        )
-        lanes = sorted({cuts[k][0] for k in group})
+        members = [cuts[k] for k in group]
+        lanes = sorted({c.lane for c in members})
         targets.append(Target(
-            ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2),
-            f"middle of the road at the end of lanes {', '.join(lanes)}",
-            frozenset(cuts[k][1] for k in group),
+            _road_end(members),
+            f"middle of the road at the {'end' if members[0].ahead else 'start'} of lanes "
+            + ", ".join(lanes),
+            frozenset(c.space.id for c in members),
         ))
     return targets
 
@@ -111,9 +141,9 @@ def snap_targets(track: Track) -> list[Target]:
     cuts = _cuts(track)
     # The middle of the road first: where it is also a lane's end, the road is meant.
     targets = _road_ends(cuts) + targets + [
-        Target(((left[0] + right[0]) / 2, (left[1] + right[1]) / 2),
-               f"end of lane {lane} at {space_id}", frozenset({space_id}))
-        for lane, space_id, left, right in cuts
+        Target(c.middle, f"{'end' if c.ahead else 'start'} of lane {c.lane} at {c.space.id}",
+               frozenset({c.space.id}))
+        for c in cuts
     ]
     return targets
 

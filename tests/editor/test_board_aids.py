@@ -84,12 +84,15 @@ def test_snapping_turned_off_in_the_view_menu_leaves_the_click_where_it_was(
     assert window.scene.snapper.shown_at is None
 
 
+@pytest.mark.parametrize("stagger", ["", "0.5"])
 def test_the_next_stretch_of_lanes_starts_exactly_at_the_middle_of_the_road_laid(
-    window, qtbot
+    window, qtbot, stagger: str
 ) -> None:  # type: ignore[no-untyped-def]
     window.view.fit()
     window.choose_tool("Lanes")
     tool = window.view.tool
+    tool.length_box.setValue(48.0)
+    tool.stagger_edit.setText(stagger)  # staggered, the middle lane ends half a space ahead
     tool.points = [(300.0, 700.0), (900.0, 700.0)]
     assert tool.commit()
     end = _screen(window, 900.0, 700.0) + QPoint(2, -1)
