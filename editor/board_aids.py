@@ -41,7 +41,7 @@ def install(window: MainWindow, view_menu: QMenu) -> None:
     set_snapping(window, window.snap_action.isChecked())
 
     window.minimap = Minimap(window.view)
-    window.scene.changed.connect(lambda _rects: window.minimap.update())
+    window.scene.changed.connect(lambda _rects: window.minimap.refresh())
     window.minimap_action = _toggle(
         window, view_menu, "Minimap", "M", _setting(window, MINIMAP_KEY)
     )
@@ -68,4 +68,4 @@ def show_minimap(window: MainWindow, on: bool) -> None:
     window.settings.setValue(MINIMAP_KEY, on)
     if window.minimap_action.isChecked() != on:
         window.minimap_action.setChecked(on)
-    window.minimap.setVisible(on)
+    window.minimap.set_enabled(on)

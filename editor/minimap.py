@@ -48,27 +48,50 @@ class Minimap(QWidget):
         self._spaces = QPainterPath()
         self._picture_key: object = None
         self._picture: QPixmap | None = None
+        self.enabled = True
+        """Whether the designer wants it (View > Minimap); it shows only while the view does not
+        show the whole board, where it would just cover part of it."""
         view.viewChanged.connect(self._follow)
         self._follow()
 
+    def refresh(self) -> None:
+        """The board changed: redraw, and show or hide as the board now fits the view or not."""
+        self._follow()
+
     def _follow(self) -> None:
-        """Keep to the view's bottom-right corner, inside its scroll bars, and repaint."""
+        """Keep to the view's bottom-right corner, inside its scroll bars, and repaint; shown
+        while part of the board is out of view."""
         area = self.view.viewport().geometry()
         self.move(area.right() - self.width() - MARGIN, area.bottom() - self.height() - MARGIN)
+        board = self._board_rect()
+        whole = board.isEmpty() or self.visible_area().contains(board)
+        self.setVisible(self.enabled and not whole)
         self.raise_()
         self.update()
+
+    def set_enabled(self, on: bool) -> None:
+        self.enabled = on
+        self._follow()
 
     # What is drawn ---------------------------------------------------------------------------
 
     def board_to_map(self) -> QTransform:
         """Board pixels to the minimap's pixels: the board and its picture fitted, centred."""
-        rect = self.board.board_rect()
+        rect = self._board_rect()
         if rect.isEmpty():
             return QTransform()
         scale = min((self.width() - 4) / rect.width(), (self.height() - 4) / rect.height())
         dx = (self.width() - rect.width() * scale) / 2 - rect.left() * scale
         dy = (self.height() - rect.height() * scale) / 2 - rect.top() * scale
         return QTransform(scale, 0, 0, scale, dx, dy)
+
+    def _board_rect(self) -> QRectF:
+        """The board and its picture; empty while the window closes (its items deleted before
+        the view's last resize reaches the minimap)."""
+        try:
+            return self.board.board_rect()
+        except RuntimeError:
+            return QRectF()
 
     def visible_area(self) -> QRectF:
         """The part of the board the view shows, in board pixels."""
@@ -92,7 +115,7 @@ class Minimap(QWidget):
 
     def _board_picture(self) -> QPixmap | None:
         item = self.board.scan_item
-        if item is None:
+        if item is None or self._board_rect().isEmpty():
             return None
         if self._picture_key is not item:
             pixmap = item.pixmap()

@@ -124,8 +124,9 @@ def test_the_minimap_shows_the_visible_area_and_a_click_moves_the_view_there(
 ) -> None:  # type: ignore[no-untyped-def]
     window.open_path(ring_file)
     window.view.fit()
-    window.view.zoom(8)  # well in: the view shows a small part of the board
     minimap = window.minimap
+    assert not minimap.isVisible(), "the whole board in view: no minimap over it"
+    window.view.zoom(8)  # well in: the view shows a small part of the board
     assert minimap.isVisible()
     target = QPointF(250.0, 950.0)
     _at = minimap.board_to_map().map(target).toPoint()
@@ -149,6 +150,8 @@ def test_the_minimap_is_hidden_from_the_view_menu_and_stays_hidden(
     from editor.mainwindow import MainWindow
 
     window.open_path(ring_file)
+    window.view.zoom(8)
+    assert window.minimap.isVisible()
     window.minimap_action.trigger()
     assert not window.minimap.isVisible()
     window.settings.sync()
@@ -157,4 +160,6 @@ def test_the_minimap_is_hidden_from_the_view_menu_and_stays_hidden(
     )
     qtbot.addWidget(again)
     again.show()
+    again.open_path(ring_file)
+    again.view.zoom(8)
     assert not again.minimap.isVisible() and not again.minimap_action.isChecked()
