@@ -121,6 +121,7 @@ class MainWindow(QMainWindow):
         drive.heatmapChanged.connect(self.scene.show_heatmap)
         drive.confirm = lambda text: self._confirm("Test drive on a broken track", text)
         drive.replayFrame.connect(self._replay_frame)
+        drive.said.connect(self.show_status)
         self.testdrive_dock.setWidget(drive)
         context = ToolContext(document, self.scene, self.show_status)
         self.tools = {cls.name: cls(context) for cls in tool_classes()}
