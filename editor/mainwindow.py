@@ -118,6 +118,8 @@ class MainWindow(QMainWindow):
             previous.cancel()
             previous._stop_thread()
         drive = TestDrivePanel(document)
+        if isinstance(previous, TestDrivePanel):
+            drive.take_settings(previous)
         drive.heatmapChanged.connect(self.scene.show_heatmap)
         drive.confirm = lambda text: self._confirm("Test drive on a broken track", text)
         drive.replayFrame.connect(self._replay_frame)

@@ -274,6 +274,20 @@ class TestDrivePanel(QWidget):
         )
         return answer == QMessageBox.StandardButton.Yes
 
+    def take_settings(self, other: TestDrivePanel) -> None:
+        """The settings of the panel of the track open before: opening or starting another
+        track keeps the bots, cars, races, seed, rules, laps and workers the designer chose."""
+        self.bots.setText(other.bots.text())
+        for mine, theirs in (
+            (self.cars, other.cars),
+            (self.races, other.races),
+            (self.seed, other.seed),
+            (self.laps, other.laps),
+            (self.workers, other.workers),
+        ):
+            mine.setValue(theirs.value())
+        self.ruleset.setCurrentText(other.ruleset.currentText())
+
     def _say(self, text: str) -> None:
         self.status.setText(text)
         self.said.emit(f"Test drive: {text}")

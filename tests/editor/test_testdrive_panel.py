@@ -147,3 +147,16 @@ def test_why_a_drive_cannot_start_is_said_in_the_status_bar(
     assert panel.report is None
     text = window.status_label.text()
     assert text.startswith("Test drive: ") and "grid" in text, text
+
+
+def test_the_drive_settings_stay_when_another_track_is_opened(
+    window, ring_file: Path
+) -> None:  # type: ignore[no-untyped-def]
+    panel = _panel(window)
+    _small_batch(panel, races=12)
+    window.open_path(ring_file)
+    again = _panel(window)
+    assert again is not panel
+    assert (again.bots.text(), again.cars.value(), again.races.value(), again.seed.value()) == (
+        "random,cautious", 3, 12, 7
+    )
