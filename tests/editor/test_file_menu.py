@@ -182,3 +182,25 @@ def test_export_the_json_schema(
     assert schema["$schema"].startswith("https://json-schema.org/") and "format_version" in (
         schema["required"]
     )
+
+
+def test_a_real_gp_online_file_is_imported_as_the_command_line_imports_it(
+    window, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from editor import file_commands
+    from tests.corpus import corpus_path
+    from trackformat.interop.gponline import import_file
+
+    source = corpus_path("gponline", "valencia.dat")
+    expected = import_file(source)
+    assert file_commands.import_gponline(window, source)
+    assert len(window.scene.space_items) == len(expected.track.spaces)
+    assert window.last_warnings == tuple(expected.warnings)
+    assert window.status_label.text().startswith(
+        f"Imported valencia.dat: {len(expected.track.spaces)} spaces"
+    )
+    dialog = _SaveDialog()
+    monkeypatch.setattr("editor.mainwindow.QFileDialog.getSaveFileName", dialog)
+    window.save_as()  # beside the .dat it came from, named after the track
+    assert Path(dialog.proposed[0]).parent == source.parent.resolve()
+    assert Path(dialog.proposed[0]).suffix == ".json"
