@@ -182,9 +182,12 @@ class Snapper(QObject):
         scale = float(views[0].transform().m11()) if views else 1.0
         return SNAP_PIXELS / max(scale, 1e-6)
 
-    def snap(self, pos: QPointF, exclude: str | None = None) -> QPointF:
-        """The target nearest ``pos`` within reach (not one of space ``exclude``'s own), marked
-        on the board; ``pos`` itself when there is none or snapping is off."""
+    def snap(
+        self, pos: QPointF, exclude: str | None = None, away_from: Point | None = None
+    ) -> QPointF:
+        """The target nearest ``pos`` within reach, marked on the board; ``pos`` itself when
+        there is none or snapping is off. Not one of space ``exclude``'s own corners, nor the
+        point ``away_from`` (where a dragged corner started: it can then be moved a little)."""
         if not self.enabled:
             return pos
         here = (pos.x(), pos.y())
@@ -194,6 +197,8 @@ class Snapper(QObject):
             distance = math.dist(target.point, here)
             if distance <= reach and (best is None or distance < best[0]):
                 if exclude is not None and target.owners == {exclude}:
+                    continue
+                if away_from is not None and math.dist(target.point, away_from) < 1e-6:
                     continue
                 best = (distance, target)
         if best is None:

@@ -64,9 +64,12 @@ class Tool:
         self.cancel()
         self.scene.snapper.hide()
 
-    def snap(self, pos: QPointF, exclude: str | None = None) -> QPointF:
+    def snap(
+        self, pos: QPointF, exclude: str | None = None,
+        away_from: tuple[float, float] | None = None,
+    ) -> QPointF:
         """``pos``, or the space corner or lane end it is near (see :mod:`editor.scene.snap`)."""
-        return self.scene.snapper.snap(pos, exclude)
+        return self.scene.snapper.snap(pos, exclude, away_from)
 
     def cancel(self) -> None:
         """Drop whatever is half done (Esc)."""

@@ -163,3 +163,43 @@ def test_the_minimap_is_hidden_from_the_view_menu_and_stays_hidden(
     again.open_path(ring_file)
     again.view.zoom(8)
     assert not again.minimap.isVisible() and not again.minimap_action.isChecked()
+
+
+def _drag_move(window, at: QPoint) -> None:  # type: ignore[no-untyped-def]
+    viewport = window.view.viewport()
+    move = QMouseEvent(
+        QEvent.Type.MouseMove, QPointF(at), QPointF(viewport.mapToGlobal(at)),
+        Qt.MouseButton.NoButton, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(viewport, move)
+
+
+def test_a_dragged_corner_moves_freely_off_its_place_and_snaps_onto_another(
+    window, ring_file: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    window.view.fit()
+    window.view.zoom(4)
+    space = next(s for s in window.document.track.spaces if s.id == "1-10")
+    window.view.centerOn(QPointF(*space.centre))
+    window.choose_tool("Space")
+    window.document.set_selection({"1-10"})
+    start = _screen(window, *space.polygon[0])
+    viewport = window.view.viewport()
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
+    _drag_move(window, start + QPoint(4, 0))  # a small nudge: not pulled back onto its place
+    moved = next(s for s in window.document.track.spaces if s.id == "1-10").polygon[0]
+    wanted = window.view.mapToScene(start + QPoint(4, 0))
+    assert moved == pytest.approx((wanted.x(), wanted.y()), abs=0.01)
+    # Near a corner of another space, it lands on it.
+    others = [
+        p for s in window.document.track.spaces if s.id != "1-10" for p in s.polygon
+        if p != space.polygon[0]
+    ]
+    target = min(others, key=lambda p: (p[0] - moved[0]) ** 2 + (p[1] - moved[1]) ** 2)
+    near = _screen(window, *target) + QPoint(3, 2)
+    _drag_move(window, near)
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=near)
+    final = next(s for s in window.document.track.spaces if s.id == "1-10").polygon[0]
+    assert final == pytest.approx(target, abs=0.01)
+    assert window.document.undo_stack.count() == 1, "the drag is one step"
