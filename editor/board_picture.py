@@ -16,6 +16,7 @@ from PySide6.QtGui import QImageReader
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from editor import placement as place
+from editor import session
 from trackformat.model import Placement, Track
 
 if TYPE_CHECKING:
@@ -160,5 +161,7 @@ def relink(window: MainWindow, image: Path) -> bool:
 
 
 def choose_picture(window: MainWindow) -> Path | None:
-    name, _ = QFileDialog.getOpenFileName(window, "Board picture", "", PICTURE_FILTER)
+    name, _ = QFileDialog.getOpenFileName(
+        window, "Board picture", session.last_folder(window), PICTURE_FILTER
+    )
     return Path(name) if name else None

@@ -19,14 +19,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor import autosave, board_picture, menus
+from editor import autosave, board_picture, file_places, menus
 from editor.document import TrackDocument
+from editor.minimap import Minimap
 from editor.panels.inspector import Inspector
 from editor.panels.layers import LayersPanel
 from editor.panels.problems import ProblemsPanel
 from editor.panels.testdrive import TestDrivePanel
 from editor.scene.board_scene import BoardScene
-from editor.session import last_folder, restore_layout, save_layout
+from editor.session import last_folder, remember_folder, restore_layout, save_layout
 from editor.tools.base import Tool, ToolContext
 from editor.tools.registry import tool_classes
 from editor.validation import ValidationRunner
@@ -59,6 +60,11 @@ class MainWindow(QMainWindow):
     redo_action: QAction
     tool_actions: QActionGroup
     recent_menu: QMenu
+    # Made by editor.board_aids.install:
+    snap_action: QAction
+    snap_label: QLabel
+    minimap_action: QAction
+    minimap: Minimap
 
     def __init__(self, settings: QSettings | None = None, ask: bool = True) -> None:
         super().__init__()
@@ -112,9 +118,12 @@ class MainWindow(QMainWindow):
             previous.cancel()
             previous._stop_thread()
         drive = TestDrivePanel(document)
+        if isinstance(previous, TestDrivePanel):
+            drive.take_settings(previous)
         drive.heatmapChanged.connect(self.scene.show_heatmap)
         drive.confirm = lambda text: self._confirm("Test drive on a broken track", text)
         drive.replayFrame.connect(self._replay_frame)
+        drive.said.connect(self.show_status)
         self.testdrive_dock.setWidget(drive)
         context = ToolContext(document, self.scene, self.show_status)
         self.tools = {cls.name: cls(context) for cls in tool_classes()}
@@ -170,6 +179,7 @@ class MainWindow(QMainWindow):
         # relative to the track file.
         track = empty_track(image.stem, size[0], size[1], image.resolve().as_posix())
         self.set_document(TrackDocument(track, None, self))
+        remember_folder(self, image)  # the picture's folder: where its track will be saved
         return True
 
     def save(self) -> bool:
@@ -179,7 +189,9 @@ class MainWindow(QMainWindow):
 
     def save_as(self, path: Path | None = None) -> bool:
         if path is None:
-            name, _ = QFileDialog.getSaveFileName(self, "Save track", "", TRACK_FILTER)
+            name, _ = QFileDialog.getSaveFileName(
+                self, "Save track", file_places.proposed_path(self), TRACK_FILTER
+            )
             if not name:
                 return False
             path = Path(name)
@@ -408,6 +420,8 @@ class MainWindow(QMainWindow):
             QMessageBox.warning(self, title, text)
 
     last_error = ""
+    last_warnings: tuple[str, ...] = ()
+    """The warnings of the last import, export or picture (shown in a message when asking)."""
     last_help = ""
     """The shortcuts the Help menu showed last (HTML)."""
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from editor import clipboard, help_menu, session
+from editor import board_aids, clipboard, file_commands, help_menu, session
 from editor.tools.registry import tool_classes
 
 if TYPE_CHECKING:
@@ -51,6 +51,11 @@ def build(window: MainWindow) -> None:
     _action(window, file, "Set board picture...", window.set_picture_dialog)
     _action(window, file, "Relink board picture...", window.relink_dialog)
     file.addSeparator()
+    _action(window, file, "Import GP Online...", lambda: file_commands.import_gponline(window))
+    _action(window, file, "Export to GP Online...", lambda: file_commands.export_gponline(window))
+    _action(window, file, "Render a picture...", lambda: file_commands.render_picture(window))
+    _action(window, file, "Export JSON Schema...", lambda: file_commands.export_schema(window))
+    file.addSeparator()
     _action(window, file, "Quit", window.close, keys.Quit)
 
     edit = bar.addMenu("&Edit")
@@ -77,6 +82,8 @@ def build(window: MainWindow) -> None:
     _action(window, view, "Zoom in", lambda: window.view.zoom(1), keys.ZoomIn)
     _action(window, view, "Zoom out", lambda: window.view.zoom(-1), keys.ZoomOut)
     _action(window, view, "Fit board", lambda: window.view.fit(), "Ctrl+0")
+    view.addSeparator()
+    board_aids.install(window, view)
     view.addSeparator()
     for dock in (
         window.problems_dock,

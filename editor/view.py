@@ -20,6 +20,8 @@ class BoardView(QGraphicsView):
     """The elements a finished rubber band touched, and whether to add them (Shift or Ctrl)."""
     pointerMoved = Signal(object)
     """The board point (a QPointF, in board pixels) under the mouse."""
+    viewChanged = Signal()
+    """The view scrolled, zoomed or was resized: what it shows changed (for the minimap)."""
 
     def __init__(self, scene: BoardScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -47,6 +49,11 @@ class BoardView(QGraphicsView):
         super().resizeEvent(event)
         if self._fit_pending:
             self.fit()
+        self.viewChanged.emit()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        self.viewChanged.emit()
 
     # Zoom ------------------------------------------------------------------------------------
 
@@ -59,6 +66,7 @@ class BoardView(QGraphicsView):
         target = max(MIN_SCALE, min(MAX_SCALE, self.scale_factor() * factor))
         factor = target / self.scale_factor()
         self.scale(factor, factor)
+        self.viewChanged.emit()
 
     def fit(self, rect: QRectF | None = None) -> None:
         """Fit the whole board and its picture where it is placed (or ``rect``) in the view;
@@ -72,6 +80,7 @@ class BoardView(QGraphicsView):
         if rect is None or rect.isEmpty():
             rect = self.board.itemsBoundingRect()
         self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        self.viewChanged.emit()
 
     def centre_on_rect(self, rect: QRectF) -> None:
         """Centre on ``rect`` and zoom so that it fills about a fifth of the view: close enough
@@ -84,6 +93,7 @@ class BoardView(QGraphicsView):
         if not 0.5 < wanted / self.scale_factor() < 1.25:
             self.fitInView(around, Qt.AspectRatioMode.KeepAspectRatio)
         self.centerOn(rect.center())
+        self.viewChanged.emit()
 
     def _band_changed(self, rect: QRect, _from: QPointF, _to: QPointF) -> None:
         # Qt reports the band while it is dragged and an empty one when it is let go.

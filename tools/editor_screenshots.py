@@ -130,12 +130,39 @@ def testdrive(app: QApplication, window) -> None:  # type: ignore[no-untyped-def
     shot(window, "replay")
 
 
+def snapping(app: QApplication, window) -> None:  # type: ignore[no-untyped-def]
+    """The Space tool about to draw a space beside Loews, snapped to a corner, with the minimap
+    showing where on the board the view is."""
+    from PySide6.QtCore import QEvent, QPointF
+    from PySide6.QtGui import QMouseEvent
+
+    window.open_path(MONACO)
+    loews = next(c for c in window.document.track.corners if c.name == "Loews")
+    rect = QRectF()
+    for space_id in loews.spaces:
+        rect = rect.united(window.scene.space_items[space_id].sceneBoundingRect())
+    window.view.fitInView(rect.adjusted(-60, -60, 60, 60), Qt.AspectRatioMode.KeepAspectRatio)
+    window.choose_tool("Space")
+    window.problems_dock.raise_()
+    space = window.scene.space_items[loews.spaces[0]].space
+    corner = window.view.mapFromScene(QPointF(*space.polygon[0])) + QPoint(5, -4)
+    viewport = window.view.viewport()
+    move = QMouseEvent(
+        QEvent.Type.MouseMove, QPointF(corner), QPointF(viewport.mapToGlobal(corner)),
+        Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+    )
+    QApplication.sendEvent(viewport, move)
+    settle(app, window)
+    shot(window, "snap")
+
+
 WORKFLOWS: dict[str, Callable[[QApplication, object], None]] = {
     "monaco": opened,
     "lanes": lanes,
     "corner": corner,
     "problems": problems,
     "testdrive": testdrive,
+    "snap": snapping,
 }
 
 

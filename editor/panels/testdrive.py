@@ -96,6 +96,9 @@ class TestDrivePanel(QWidget):
     heatmapChanged = Signal(object)
     """Values per space id to paint (empty: none)."""
     replayFrame = Signal(object)
+    said = Signal(str)
+    """What the panel says of the batch (also shown in the window's status bar: the panel's
+    own line can be scrolled out of sight on a small screen)."""
     """The replay frame to draw (None: hide the cars)."""
 
     def __init__(self, document: TrackDocument, parent: QWidget | None = None) -> None:
@@ -238,12 +241,12 @@ class TestDrivePanel(QWidget):
         if errors:
             warning = broken_track_warning(errors)
             if not self.confirm(warning):
-                self.status.setText(warning.replace(", or race anyway?", "."))
+                self._say(warning.replace(", or race anyway?", "."))
                 return False
         try:
             spec = self._make_spec()
         except (DriveError, RulesetError, ValueError) as err:
-            self.status.setText(str(err))
+            self._say(str(err))
             return False
         self._spec = spec
         self._job = DriveJob(spec, self.races.value(), self.workers.value())
@@ -257,7 +260,7 @@ class TestDrivePanel(QWidget):
         self.progress.setValue(0)
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.status.setText("racing...")
+        self._say("racing...")
         self._thread.start()
         return True
 
@@ -271,17 +274,35 @@ class TestDrivePanel(QWidget):
         )
         return answer == QMessageBox.StandardButton.Yes
 
+    def take_settings(self, other: TestDrivePanel) -> None:
+        """The settings of the panel of the track open before: opening or starting another
+        track keeps the bots, cars, races, seed, rules, laps and workers the designer chose."""
+        self.bots.setText(other.bots.text())
+        for mine, theirs in (
+            (self.cars, other.cars),
+            (self.races, other.races),
+            (self.seed, other.seed),
+            (self.laps, other.laps),
+            (self.workers, other.workers),
+        ):
+            mine.setValue(theirs.value())
+        self.ruleset.setCurrentText(other.ruleset.currentText())
+
+    def _say(self, text: str) -> None:
+        self.status.setText(text)
+        self.said.emit(f"Test drive: {text}")
+
     def cancel(self) -> None:
         if self._job is not None:
             self._job.cancelled = True
-            self.status.setText("cancelling...")
+            self._say("cancelling...")
 
     def running(self) -> bool:
         return self._thread is not None
 
     def _progress(self, done: int, total: int) -> None:
         self.progress.setValue(done)
-        self.status.setText(f"{done} of {total} races")
+        self._say(f"{done} of {total} races")
 
     def _stop_thread(self) -> None:
         if self._thread is not None:
@@ -295,18 +316,18 @@ class TestDrivePanel(QWidget):
     def _finished(self, report: dict[str, Any] | None) -> None:
         self._stop_thread()
         if report is None:
-            self.status.setText("cancelled")
+            self._say("cancelled")
             return
         self.report = report
         self.view.setHtml(report_html(report))
-        self.status.setText(f"{report['races']} races done")
+        self._say(f"{report['races']} races done")
         self.race_number.setMaximum(max(report["races"] - 1, 0))
         self._set_replay_enabled(True)
         self._heat_changed(self.heat.currentText())
 
     def _failed(self, message: str) -> None:
         self._stop_thread()
-        self.status.setText(message)
+        self._say(message)
 
     # Heatmap and replay ----------------------------------------------------------------------
 

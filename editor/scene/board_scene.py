@@ -28,6 +28,7 @@ from editor.scene.items import (
 )
 from editor.scene.labels import heat_colour, printed_and_computed, typical_size
 from editor.scene.scan import read_scan, scan_transform
+from editor.scene.snap import Snapper
 from editor.scene.style import Layer
 from trackformat.lint import Report, Severity
 from trackformat.model import Placement, Track
@@ -61,6 +62,7 @@ class BoardScene(QGraphicsScene):
         self._corner_labels: dict[str, tuple[float, float]] = {}
         self.selection: set[str] = set()
         """Ids the document has selected; rebuilt items are selected from it."""
+        self.snapper = Snapper(self)
 
     # Track -----------------------------------------------------------------------------------
 
@@ -245,6 +247,7 @@ class BoardScene(QGraphicsScene):
     def clear_all(self) -> None:
         """Forget the shown track (before showing another one)."""
         self.clear()
+        self.snapper.forget()
         self.track = None
         self.space_items = {}
         self.layer_items = {layer: [] for layer in Layer}

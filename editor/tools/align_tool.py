@@ -109,6 +109,8 @@ class AlignTool(Tool):
             return True
         if self.moving_picture and not self._picture_movable():
             return True
+        if self._track_point_next():
+            pos = self.snap(pos)
         point = (pos.x(), pos.y())
         self._mark(pos)
         if self.pending is None:
@@ -145,8 +147,18 @@ class AlignTool(Tool):
         self._drag = (f"picture-{next(_drags)}", how, (pivot.x(), pivot.y()), (pos.x(), pos.y()))
         self._drag_start = self.document.track.board.placement
 
+    def _track_point_next(self) -> bool:
+        """Whether the next click is a point of the track (snapped), not of the picture."""
+        if self.mode == BY_HAND:
+            return False
+        return (self.pending is None) != self.moving_picture
+
     def move(self, event: QMouseEvent, pos: QPointF) -> bool:
         if self._drag is None:
+            if self._track_point_next():
+                self.snap(pos)  # marks where a click would land
+            else:
+                self.scene.snapper.hide()
             return False
         key, how, pivot, start = self._drag
         placed = placement.moved_by_hand(self._drag_start, pivot, start, (pos.x(), pos.y()), how)
@@ -255,4 +267,5 @@ class AlignTool(Tool):
 
     def cancel(self) -> None:
         self._reset()
+        self.scene.snapper.hide()
         self.activate()

@@ -62,6 +62,14 @@ class Tool:
 
     def deactivate(self) -> None:
         self.cancel()
+        self.scene.snapper.hide()
+
+    def snap(
+        self, pos: QPointF, exclude: str | None = None,
+        away_from: tuple[float, float] | None = None,
+    ) -> QPointF:
+        """``pos``, or the space corner or lane end it is near (see :mod:`editor.scene.snap`)."""
+        return self.scene.snapper.snap(pos, exclude, away_from)
 
     def cancel(self) -> None:
         """Drop whatever is half done (Esc)."""

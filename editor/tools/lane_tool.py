@@ -119,6 +119,7 @@ class LaneTool(Tool):
     def press(self, event: QMouseEvent, pos: QPointF) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
             return False
+        pos = self.snap(pos)
         point = (pos.x(), pos.y())
         if not self.points or self.points[-1] != point:
             self.points.append(point)
@@ -126,6 +127,7 @@ class LaneTool(Tool):
         return True
 
     def move(self, event: QMouseEvent, pos: QPointF) -> bool:
+        pos = self.snap(pos)
         if not self.points:
             return False
         self._show_preview((pos.x(), pos.y()))
@@ -165,6 +167,7 @@ class LaneTool(Tool):
 
     def cancel(self) -> None:
         self.points = []
+        self.scene.snapper.hide()
         self._show_count(None)
         if self.preview_item is not None:
             self.scene.removeItem(self.preview_item)

@@ -58,6 +58,8 @@ class SpaceTool(Tool):
         self.points: list[QPointF] = []
         self.preview: QGraphicsPathItem | None = None
         self._vertex: tuple[str, int] | None = None
+        self._vertex_from: tuple[float, float] | None = None
+        """Where the dragged corner was when the drag began."""
         self._drag_key = ""
 
     # Drawing ---------------------------------------------------------------------------------
@@ -69,11 +71,15 @@ class SpaceTool(Tool):
         if grab is not None and not self.points:
             self._vertex = grab
             self._drag_key = f"vertex-{next(_drags)}"
+            space_id, index = grab
+            x, y = self.scene.space_items[space_id].space.polygon[index]
+            self._vertex_from = (x, y)
             return True
         picked = self._space_inside(pos) if not self.points else None
         if picked is not None:
             self._pick(picked, event)
             return True
+        pos = self.snap(pos)
         self.points.append(pos)
         self._draw_preview(pos)
         return True
@@ -83,6 +89,7 @@ class SpaceTool(Tool):
             space_id, index = self._vertex
             space = next(s for s in self.document.track.spaces if s.id == space_id)
             outline = list(space.polygon)
+            pos = self.snap(pos, exclude=space_id, away_from=self._vertex_from)
             outline[index] = (pos.x(), pos.y())
             self.document.edit(
                 f"Reshape {space_id}",
@@ -91,8 +98,12 @@ class SpaceTool(Tool):
             )
             return True
         if self.points:
-            self._draw_preview(pos)
+            self._draw_preview(self.snap(pos))
             return True
+        if self._space_inside(pos) is None:
+            self.snap(pos)  # marks where a click would put a corner
+        else:
+            self.scene.snapper.hide()
         return False
 
     def release(self, event: QMouseEvent, pos: QPointF) -> bool:
@@ -152,6 +163,7 @@ class SpaceTool(Tool):
         self.points = []
         self._vertex = None
         self._clear_preview()
+        self.scene.snapper.hide()
 
     # Helpers ---------------------------------------------------------------------------------
 

@@ -133,3 +133,30 @@ def test_the_editor_and_the_command_line_drive_with_the_same_defaults(window) ->
     assert panel.races.value() == args.races
     assert panel.seed.value() == args.seed
     assert panel.cars.value() == args.cars
+
+
+def test_why_a_drive_cannot_start_is_said_in_the_status_bar(
+    window, ring_file: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    window.document.edit("No grid", lambda t: t.model_copy(update={"grid": []}))
+    panel = _panel(window)
+    _small_batch(panel)
+    panel.start()
+    qtbot.waitUntil(lambda: not panel.running(), timeout=60_000)
+    assert panel.report is None
+    text = window.status_label.text()
+    assert text.startswith("Test drive: ") and "grid" in text, text
+
+
+def test_the_drive_settings_stay_when_another_track_is_opened(
+    window, ring_file: Path
+) -> None:  # type: ignore[no-untyped-def]
+    panel = _panel(window)
+    _small_batch(panel, races=12)
+    window.open_path(ring_file)
+    again = _panel(window)
+    assert again is not panel
+    assert (again.bots.text(), again.cars.value(), again.races.value(), again.seed.value()) == (
+        "random,cautious", 3, 12, 7
+    )
