@@ -1,8 +1,9 @@
 """``trackformat testdrive``: race bots on a track many times and report how it plays.
 
 Prints a short report for people and, with ``--json``, writes the full one for programs (and
-for ``render --heatmap``). The same arguments give the same JSON whatever ``--workers`` is, and
-on a Dask cluster (``--scheduler``, docs/scale.md) too.
+for ``render --heatmap``); ``testdrive compare A.json B.json`` lists what changed between two
+such reports beyond their 95% intervals. The same arguments give the same JSON whatever
+``--workers`` is, and on a Dask cluster (``--scheduler``, docs/scale.md) too.
 Unreadable files, unknown bots and races that cannot start exit 2 with a message saying what
 is wrong and where. docs/testdrive.md explains every figure.
 """
@@ -10,6 +11,7 @@ is wrong and where. docs/testdrive.md explains every figure.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -26,6 +28,13 @@ from trackformat.io import (
 )
 from trackformat.model.track import Track
 from trackformat.rules import DEFAULT_PRESET, RulesetError, load_ruleset
+from trackformat.sim.batch.compare import (
+    ReportError,
+    changes_json,
+    compare,
+    percent,
+    with_interval,
+)
 from trackformat.sim.batch.stats import DriveStats
 from trackformat.sim.batch.testdrive import (
     DriveContext,
@@ -83,8 +92,12 @@ class ProgressBar:
             self.stream.flush()
 
 
-def _percent(share: float) -> str:
-    return f"{100 * share:.1f}%"
+_percent = percent
+
+
+def _rate(share: float, interval: list[float] | None) -> str:
+    """A rate with its 95% interval when the report has one: ``12.5% (9.1-16.9)``."""
+    return _percent(share) if interval is None else with_interval(share, interval)
 
 
 def _figure(value: Any) -> str:
@@ -101,9 +114,12 @@ def report_text(report: dict[str, Any], source: str) -> str:
     cars_total = report["races"] * report["cars"]
     lineup = ", ".join(dict.fromkeys(report["bots"]))
     out = ", ".join(f"{cause} {n}" for cause, n in report["dnf"].items()) or "none"
-    wins = ", ".join(f"{bot} {_percent(share)}" for bot, share in report["winner_share"].items())
+    win_cis = report.get("winner_share_ci", {})
+    wins = ", ".join(f"{bot} {_rate(share, win_cis.get(bot))}"
+                     for bot, share in report["winner_share"].items())
     if report["no_winner"]:
-        wins += f" (no winner in {_percent(report['no_winner'])} of races)"
+        wins += (f" (no winner in {_rate(report['no_winner'], report.get('no_winner_ci'))}"
+                 " of races)")
     rows = [
         ("turns per race", f"mean {_figure(turns['mean'])}, median {_figure(turns['median'])}, "
                            f"p90 {_figure(turns['p90'])} (min {_figure(turns['min'])}, "
@@ -111,7 +127,7 @@ def report_text(report: dict[str, Any], source: str) -> str:
         ("turns per lap", f"mean {_figure(per_lap['mean'])}, median {_figure(per_lap['median'])}, "
                           f"p90 {_figure(per_lap['p90'])}"),
         ("finished", f"{report['finished']} of {cars_total} cars "
-                     f"({_percent(report['finish_rate'])})"),
+                     f"({_rate(report['finish_rate'], report.get('finish_rate_ci'))})"),
         ("out", out),
         ("wins", wins),
     ]
@@ -125,7 +141,8 @@ def report_text(report: dict[str, Any], source: str) -> str:
     ]
     header = ("corner", "stops", "entries", "overshoot", "mean", "out", "spins", "tyres WP")
     table = [header] + [
-        (c["name"], str(c["stops"]), str(c["entries"]), _percent(c["overshoot_rate"]),
+        (c["name"], str(c["stops"]), str(c["entries"]),
+         _rate(c["overshoot_rate"], c.get("overshoot_rate_ci")),
          _figure(c["mean_overshoot"]), str(c["eliminations"]), str(c["spins"]),
          str(c["tyre_wp"]))
         for c in report["corners"]
@@ -214,7 +231,63 @@ def _unraceable(track: Track, source: str) -> str:
             f"`trackformat validate {source}` lists every problem)\n" + "\n".join(shown))
 
 
+def _read_report(path: str) -> Any:
+    """A JSON document from ``path``; :class:`ReportError` saying what is wrong with it."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReportError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ReportError(f"{path}: is a folder, not a test-drive report") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ReportError(f"{path}: cannot be read: {getattr(err, 'strerror', None) or err}"
+                          ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise ReportError(f"{path}: line {err.lineno} column {err.colno}: not JSON "
+                          f"({err.msg}); a test-drive report is written by "
+                          "`trackformat testdrive TRACK --json FILE`") from None
+
+
+def cmd_compare(before: str, after: str, json_out: str | None) -> int:
+    """``testdrive compare A.json B.json``: the rates that moved beyond their 95% intervals."""
+    try:
+        reports = _read_report(before), _read_report(after)
+        changes = compare(*reports, before_name=before, after_name=after)
+    except ReportError as err:
+        return _fail(f"trackformat testdrive compare: {err}")
+    document = {"before": before, "after": after, "changes": changes_json(changes)}
+    if json_out == "-":
+        sys.stdout.write(dumps_document(document))
+        return EXIT_OK
+    print(f"{before} -> {after}: {reports[0]['races']} and {reports[1]['races']} races")
+    if changes:
+        print(f"  changed beyond their 95% intervals ({len(changes)}):")
+        for change in changes:
+            print(f"  {change.text()}")
+    else:
+        print("  nothing changed beyond the 95% intervals: what differs may be chance "
+              "(more races narrow the intervals)")
+    if json_out is not None:
+        try:
+            write_text_atomically(Path(json_out), dumps_document(document))
+        except OSError as err:
+            return _fail(f"{json_out}: cannot be written: {err.strerror or err}")
+        print(f"  wrote {json_out}")
+    return EXIT_OK
+
+
 def cmd_testdrive(args: argparse.Namespace) -> int:
+    if args.track == "compare" and not Path(args.track).exists():
+        if len(args.reports) != 2:
+            return _fail("trackformat testdrive compare: needs two test-drive reports: "
+                         "`trackformat testdrive compare A.json B.json`")
+        before, after = args.reports
+        return cmd_compare(before, after, args.json)
+    if args.reports:
+        return _fail(f"trackformat testdrive: one track at a time; unexpected "
+                     f"{' '.join(args.reports)}")
     source = str(Path(args.track))
     names = [n.strip() for n in args.bots.split(",")] if args.bots else [args.bot]
     json_out = args.json
@@ -275,7 +348,12 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
 def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     """Add the ``testdrive`` command to the command line's parser."""
     drive = command("testdrive", "race bots on a track many times and report how it plays")
-    drive.add_argument("track", metavar="TRACK", help="track file")
+    drive.usage = ("%(prog)s TRACK [options]\n       %(prog)s compare A.json B.json "
+                   "[--json OUT]")
+    drive.add_argument("track", metavar="TRACK",
+                       help="track file; or `compare`, then two test-drive reports (JSON) to "
+                            "list the rates that changed beyond their 95%% intervals")
+    drive.add_argument("reports", nargs="*", help=argparse.SUPPRESS)
     drive.add_argument("--races", type=_count(1), default=100, metavar="N",
                        help="races to run (default 100)")
     drive.add_argument("--cars", type=_count(1), default=6, metavar="K",
@@ -299,5 +377,6 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
                        help="race on the Dask cluster of this scheduler (tcp://HOST:8786); "
                             "needs the cluster extra, see docs/scale.md")
     drive.add_argument("--json", metavar="OUT",
-                       help="write the full report as JSON to OUT ('-': to stdout, no text)")
+                       help="write the full report (or the comparison) as JSON to OUT "
+                            "('-': to stdout, no text)")
     drive.set_defaults(run=cmd_testdrive)

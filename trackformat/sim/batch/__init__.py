@@ -3,6 +3,7 @@
 - ``testdrive``: a batch of seeded races cut into chunks, raced here, in worker processes or
   elsewhere, merged into one report that the seed alone decides.
 - ``stats``: the counts of a batch (per corner, per car, per driver), which merge exactly.
+- ``compare``: two reports side by side, the rates that moved beyond their 95% intervals.
 - ``racelog``: one race as JSON lines, and replaying a log to check it event for event.
 - ``cluster``: the same batch on a Dask cluster; needs the ``cluster`` extra, so nothing imports
   it until a batch asks for a scheduler.

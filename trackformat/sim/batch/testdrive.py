@@ -31,7 +31,7 @@ from trackformat.collector import collection_deferred
 from trackformat.io import track_from_document, track_to_document
 from trackformat.model.track import Track
 from trackformat.rules import Ruleset, ruleset_from_document
-from trackformat.sim.batch.stats import DriveStats, mean, median, percentile
+from trackformat.sim.batch.stats import DriveStats, mean, median, percentile, wilson
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice
 from trackformat.sim.drivers.bots import DRIVERS
@@ -292,6 +292,12 @@ def _share(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
+def _interval(part: int, whole: int) -> list[float]:
+    """The 95% Wilson interval of ``part`` / ``whole``, written beside the rate as [low, high]."""
+    low, high = wilson(part, whole)
+    return [round(low, 4), round(high, 4)]
+
+
 def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
 
@@ -324,9 +330,14 @@ def _corners(stats: DriveStats, board: Board) -> list[dict[str, Any]]:
             "entries": count["entries"],
             "overshoots": count["overshoots"],
             "overshoot_rate": _share(count["overshoots"], count["entries"]),
+            "overshoot_rate_ci": _interval(count["overshoots"], count["entries"]),
             "mean_overshoot": _share(count["overshoot_spaces"], count["overshoots"]),
             "eliminations": count["eliminations"],
+            "elimination_rate": _share(count["eliminations"], count["entries"]),
+            "elimination_rate_ci": _interval(count["eliminations"], count["entries"]),
             "spins": count["spins"],
+            "spin_rate": _share(count["spins"], count["entries"]),
+            "spin_rate_ci": _interval(count["spins"], count["entries"]),
             "tyre_wp": count["tyre_wp"],
         })
     return rows
@@ -354,14 +365,18 @@ def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
         "turns": _turns(stats, spec.laps),
         "finished": stats.finished,
         "finish_rate": _share(stats.finished, stats.cars),
+        "finish_rate_ci": _interval(stats.finished, stats.cars),
         "dnf": {cause: stats.dnf[cause]
                 for cause in sorted(stats.dnf, key=lambda c: (-stats.dnf[c], c))},
         "winner_share": {bot: _share(stats.wins[bot], stats.races) for bot in bots},
+        "winner_share_ci": {bot: _interval(stats.wins[bot], stats.races) for bot in bots},
         "no_winner": _share(stats.no_winner, stats.races),
+        "no_winner_ci": _interval(stats.no_winner, stats.races),
         "by_bot": {
             bot: {"cars": stats.bot_cars[bot], "wins": stats.wins[bot],
                   "finished": stats.bot_finished[bot],
-                  "finish_rate": _share(stats.bot_finished[bot], stats.bot_cars[bot])}
+                  "finish_rate": _share(stats.bot_finished[bot], stats.bot_cars[bot]),
+                  "finish_rate_ci": _interval(stats.bot_finished[bot], stats.bot_cars[bot])}
             for bot in bots
         },
         "corners": _corners(stats, board),
