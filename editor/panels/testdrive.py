@@ -3,14 +3,15 @@ paint a heatmap on the board, and replay one race turn by turn.
 
 The batch runs in a worker thread (and, with more than one worker, in worker processes), so the
 window stays usable; Cancel stops it between chunks of races. The numbers are the same as the
-command line's `trackformat testdrive` for the same settings.
+command line's `trackformat testdrive` for the same settings. Pin keeps a report, so that after
+an edit the corner table shows which corners changed beyond their 95% intervals (the same
+comparison as `trackformat testdrive compare`).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from html import escape
 from typing import Any
 
 from PySide6.QtCore import QObject, Qt, QThread, Signal
@@ -41,10 +42,12 @@ from editor.drive_checks import (
     broken_track_warning,
     race_breaking,
 )
+from editor.panels.testdrive_report import CornerTable, report_html
 from editor.replay import Replay, record
 from trackformat.lint import validate
 from trackformat.rules import RulesetError, load_ruleset, preset_names
 from trackformat.sim import Board
+from trackformat.sim.batch.compare import Change, ReportError
 from trackformat.sim.batch.testdrive import (
     DriveError,
     DriveSpec,
@@ -105,6 +108,10 @@ class TestDrivePanel(QWidget):
         super().__init__(parent)
         self.document = document
         self.report: dict[str, Any] | None = None
+        self.pinned: dict[str, Any] | None = None
+        """The report the next ones are compared with (None: nothing pinned)."""
+        self.changes: list[Change] = []
+        """What changed beyond the intervals from the pinned report to the current one."""
         self.replay: Replay | None = None
         self._thread: QThread | None = None
         self._job: DriveJob | None = None
@@ -160,6 +167,19 @@ class TestDrivePanel(QWidget):
         form.addRow(self.progress)
 
         self.view = QTextBrowser(self)
+        self.corner_table = CornerTable(self)
+        self.pin_button = QPushButton("Pin", self)
+        self.pin_button.setToolTip(
+            "Keep this report: after the next test drive, the corners that changed beyond "
+            "their 95% intervals are marked, with the rate before -> after"
+        )
+        self.pin_button.setEnabled(False)
+        self.pin_button.clicked.connect(self.pin)
+        self.unpin_button = QPushButton("Unpin", self)
+        self.unpin_button.setEnabled(False)
+        self.unpin_button.clicked.connect(self.unpin)
+        self.pin_label = QLabel("", self)
+        self.pin_label.setWordWrap(True)
         self.heat = QComboBox(self)
         self.heat.addItems(HEAT_KINDS)
         self.heat.currentTextChanged.connect(self._heat_changed)
@@ -210,6 +230,12 @@ class TestDrivePanel(QWidget):
         settings_scroll.setFrameShape(QFrame.Shape.NoFrame)
         middle = QVBoxLayout()
         middle.addWidget(self.view, 1)
+        middle.addWidget(self.corner_table, 2)
+        pin_row = QHBoxLayout()
+        pin_row.addWidget(self.pin_button)
+        pin_row.addWidget(self.unpin_button)
+        pin_row.addWidget(self.pin_label, 1)
+        middle.addLayout(pin_row)
         heat_row = QHBoxLayout()
         heat_row.addWidget(QLabel("Heatmap"))
         heat_row.addWidget(self.heat, 1)
@@ -319,11 +345,41 @@ class TestDrivePanel(QWidget):
             self._say("cancelled")
             return
         self.report = report
-        self.view.setHtml(report_html(report))
+        self._show_report()
         self._say(f"{report['races']} races done")
         self.race_number.setMaximum(max(report["races"] - 1, 0))
         self._set_replay_enabled(True)
         self._heat_changed(self.heat.currentText())
+
+    def _show_report(self) -> None:
+        """The summary and the corner table, marked against the pinned report if any."""
+        if self.report is None:
+            return
+        try:
+            self.changes = self.corner_table.show_report(self.report, self.pinned)
+        except ReportError as err:  # a pin from a report this version cannot read
+            self.changes = []
+            self.corner_table.show_report(self.report)
+            self._say(f"the pinned report cannot be compared: {err}")
+        self.view.setHtml(report_html(self.report, self.changes if self.pinned else None))
+        self.pin_button.setEnabled(True)
+
+    def pin(self) -> None:
+        """Keep the current report: the next test drives are compared with it."""
+        if self.report is None:
+            return
+        self.pinned = self.report
+        self.unpin_button.setEnabled(True)
+        self.pin_label.setText(f"Pinned: {self.report['races']} races; the next test drive "
+                               "marks what changed beyond the 95% intervals")
+        self._show_report()
+
+    def unpin(self) -> None:
+        """Forget the pinned report and its marks."""
+        self.pinned = None
+        self.unpin_button.setEnabled(False)
+        self.pin_label.setText("")
+        self._show_report()
 
     def _failed(self, message: str) -> None:
         self._stop_thread()
@@ -377,41 +433,3 @@ class TestDrivePanel(QWidget):
     def _set_replay_enabled(self, enabled: bool) -> None:
         for widget in (self.race_number, self.replay_button, self.slider, self.back, self.forward):
             widget.setEnabled(enabled)
-
-
-def report_html(report: dict[str, Any]) -> str:
-    """The report as a small HTML page: summary, DNF causes, winners, the corner table."""
-    turns = report["turns"]["per_race"]
-    parts = [
-        f"<h3>{escape(str(report['track']))}: {report['races']} races of {report['cars']} cars, "
-        f"{report['laps']} laps ({escape(str(report['ruleset']))})</h3>",
-        f"<p>Turns per race: mean {turns['mean']}, median {turns['median']}, 90% within "
-        f"{turns['p90']}. Cars finishing: {report['finish_rate']:.0%}.</p>",
-    ]
-    if report["dnf"]:
-        causes = ", ".join(f"{escape(cause)} {count}" for cause, count in report["dnf"].items())
-        parts.append(f"<p>Out of the race: {causes}.</p>")
-    winners = ", ".join(
-        f"{escape(bot)} {share:.0%}" for bot, share in report["winner_share"].items()
-    )
-    parts.append(f"<p>Wins: {winners}.</p>")
-    rows = "".join(
-        f"<tr><td>{escape(c['name'])}</td><td>{c['stops']}</td><td>{c['entries']}</td>"
-        f"<td>{c['overshoot_rate']:.0%}</td><td>{c['mean_overshoot']}</td>"
-        f"<td>{c['eliminations']}</td><td>{c['spins']}</td><td>{c['tyre_wp']}</td></tr>"
-        for c in report["corners"]
-    )
-    teams = report.get("teams") or []
-    if teams:
-        scores = ", ".join(
-            f"cars {t['cars'][0]}-{t['cars'][-1]} ({escape('/'.join(t['bots']))}) "
-            f"{t['mean_points']} a race"
-            for t in teams
-        )
-        parts.append(f"<p>Team race points: {scores}.</p>")
-    parts.append(
-        "<table border=1 cellspacing=0 cellpadding=3><tr><th>Corner</th><th>Stops</th>"
-        "<th>Entries</th><th>Overshoot</th><th>Mean over</th><th>Out</th><th>Spins</th>"
-        f"<th>Tyre WP</th></tr>{rows}</table>"
-    )
-    return "".join(parts)

@@ -144,13 +144,15 @@ def rates_of(report: Any, where: str = "report") -> dict[str, Rate]:
 
 
 def compare(before: Any, after: Any, before_name: str = "before",
-            after_name: str = "after") -> list[Change]:
+            after_name: str = "after", strict: bool = True) -> list[Change]:
     """The rates that changed beyond their intervals from ``before`` to ``after``: overall
     rates first, then corners in lap order. :class:`ReportError` when either is not a report,
-    or when they are of tracks with different corners (nothing to put side by side)."""
+    or, when ``strict``, when they are of tracks with different corners (nothing to put side by
+    side). Not strict (the editor, where an edit may add a corner), the corners both have are
+    compared."""
     old, new = rates_of(before, before_name), rates_of(after, after_name)
     old_corners, new_corners = corner_ids(before), corner_ids(after)
-    if set(old_corners) != set(new_corners):
+    if strict and set(old_corners) != set(new_corners):
         gone = sorted(set(old_corners) - set(new_corners))
         added = sorted(set(new_corners) - set(old_corners))
         detail = "; ".join(part for part in (

@@ -1,0 +1,158 @@
+"""What the test-drive panel shows of a report: a short summary (HTML), and the corner table:
+each corner's rates with their 95% intervals and, against a pinned report, the corners an edit
+changed beyond those intervals.
+
+The corners are a table rather than text so that a changed corner stands out by colour at a
+glance: a rate that rose (more overshoots, spins, eliminations: the corner bites harder) is
+tinted warm, one that fell is tinted green, and the last column says what it was and is.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
+
+from trackformat.sim.batch.compare import Change, compare, percent, with_interval
+
+COLUMNS = ("Corner", "Stops", "Entries", "Overshoot (95%)", "Mean over", "Out (95%)",
+           "Spins (95%)", "Tyre WP", "Since pinned")
+RATE_COLUMNS = {"overshoots": 3, "eliminations": 5, "spins": 6}
+"""The column of each per-corner rate that :func:`compare` can report as changed."""
+SINCE_PINNED = len(COLUMNS) - 1
+
+ROSE = QColor(244, 182, 168)
+"""A rate that rose beyond its interval since the pinned report: the corner bites harder."""
+FELL = QColor(182, 220, 176)
+"""A rate that fell beyond its interval: the corner bites less."""
+
+
+def _rate_cell(corner: dict[str, Any], rate: str) -> str:
+    """``12.5% (8.6-17.8)``; a report without intervals gives the rate alone."""
+    share = corner.get(rate, 0.0)
+    interval = corner.get(f"{rate}_ci")
+    return percent(share) if interval is None else with_interval(share, interval)
+
+
+class CornerTable(QTableWidget):
+    """One row per corner, in lap order; see the module docstring."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, len(COLUMNS), parent)
+        self.setHorizontalHeaderLabels(list(COLUMNS))
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.verticalHeader().setVisible(False)
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.horizontalHeader().setStretchLastSection(True)
+
+    def show_report(self, report: dict[str, Any],
+                    pinned: dict[str, Any] | None = None) -> list[Change]:
+        """Fill the table from ``report``; with a ``pinned`` report, mark the corners whose
+        rates changed beyond their intervals. Returns every change (overall ones too) for the
+        panel to tell; none when nothing is pinned."""
+        changes = compare(pinned, report, strict=False) if pinned is not None else []
+        by_corner: dict[str, list[tuple[str, Change]]] = {}
+        for change in changes:
+            kind, _, rest = change.after.key.partition(":")
+            if kind == "corner":
+                corner_id, _, what = rest.rpartition(":")
+                by_corner.setdefault(corner_id, []).append((what, change))
+        corners = report["corners"]
+        self.setRowCount(len(corners))
+        for row, corner in enumerate(corners):
+            cells = (str(corner["name"]), str(corner["stops"]), str(corner["entries"]),
+                     _rate_cell(corner, "overshoot_rate"), str(corner["mean_overshoot"]),
+                     _rate_cell(corner, "elimination_rate"), _rate_cell(corner, "spin_rate"),
+                     str(corner["tyre_wp"]), "")
+            items = [QTableWidgetItem(text) for text in cells]
+            for column, item in enumerate(items):
+                if column:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                self.setItem(row, column, item)
+            marks = by_corner.get(str(corner["id"]), [])
+            if marks:
+                self._mark(items, marks)
+        return changes
+
+    @staticmethod
+    def _mark(items: list[QTableWidgetItem], marks: list[tuple[str, Change]]) -> None:
+        """Tint each changed rate by its direction, bold the corner, say before -> after."""
+        said = []
+        for what, change in marks:
+            rose = change.after.share > change.before.share
+            item = items[RATE_COLUMNS[what]]
+            item.setBackground(QBrush(ROSE if rose else FELL))
+            item.setToolTip(f"{change.text()}, beyond both 95% intervals")
+            said.append(f"{what} {percent(change.before.share)} -> "
+                        f"{percent(change.after.share)}")
+        name = items[0]
+        font = QFont(name.font())
+        font.setBold(True)
+        name.setFont(font)
+        since = items[SINCE_PINNED]
+        since.setText("; ".join(said))
+        since.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        rose_any = any(c.after.share > c.before.share for _, c in marks)
+        since.setBackground(QBrush(ROSE if rose_any else FELL))
+
+    def cell(self, row: int, column: int) -> QTableWidgetItem:
+        """The item at ``row``, ``column`` (every cell of a shown report has one)."""
+        item = self.item(row, column)
+        assert item is not None, (row, column)
+        return item
+
+
+def _rate(share: float, interval: list[float] | None) -> str:
+    """``12.5% (8.6-17.8)``: a rate and its 95% interval, when the report has one."""
+    return percent(share) if interval is None else with_interval(share, interval)
+
+
+def report_html(report: dict[str, Any], changes: list[Change] | None = None) -> str:
+    """The report as a small HTML page: summary, DNF causes, winners (the corners are in the
+    table below it); with ``changes`` (something is pinned), the overall rates that moved."""
+    turns = report["turns"]["per_race"]
+    parts = [
+        f"<h3>{escape(str(report['track']))}: {report['races']} races of {report['cars']} cars, "
+        f"{report['laps']} laps ({escape(str(report['ruleset']))})</h3>",
+        f"<p>Turns per race: mean {turns['mean']}, median {turns['median']}, 90% within "
+        f"{turns['p90']}. Cars finishing: "
+        f"{_rate(report['finish_rate'], report.get('finish_rate_ci'))}.</p>",
+    ]
+    if report["dnf"]:
+        causes = ", ".join(f"{escape(cause)} {count}" for cause, count in report["dnf"].items())
+        parts.append(f"<p>Out of the race: {causes}.</p>")
+    winners = ", ".join(
+        f"{escape(bot)} {_rate(share, report.get('winner_share_ci', {}).get(bot))}"
+        for bot, share in report["winner_share"].items()
+    )
+    parts.append(f"<p>Wins: {winners}.</p>")
+    teams = report.get("teams") or []
+    if teams:
+        scores = ", ".join(
+            f"cars {t['cars'][0]}-{t['cars'][-1]} ({escape('/'.join(t['bots']))}) "
+            f"{t['mean_points']} a race"
+            for t in teams
+        )
+        parts.append(f"<p>Team race points: {scores}.</p>")
+    if changes is not None:
+        overall = [c for c in changes if not c.after.key.startswith("corner:")]
+        corners = len(changes) - len(overall)
+        if changes:
+            moved = ", ".join(escape(c.text()) for c in overall) or "no overall rate"
+            parts.append(f"<p><b>Since the pinned report</b> (beyond the 95% intervals): "
+                         f"{moved}; {corners} corner rate{'s' if corners != 1 else ''} "
+                         "(marked in the table).</p>")
+        else:
+            parts.append("<p><b>Since the pinned report</b>: nothing changed beyond the 95% "
+                         "intervals.</p>")
+    return "".join(parts)
