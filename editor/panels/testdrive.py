@@ -179,7 +179,6 @@ class TestDrivePanel(QWidget):
         self.unpin_button.setEnabled(False)
         self.unpin_button.clicked.connect(self.unpin)
         self.pin_label = QLabel("", self)
-        self.pin_label.setWordWrap(True)
         self.heat = QComboBox(self)
         self.heat.addItems(HEAT_KINDS)
         self.heat.currentTextChanged.connect(self._heat_changed)
@@ -230,12 +229,13 @@ class TestDrivePanel(QWidget):
         settings_scroll.setFrameShape(QFrame.Shape.NoFrame)
         middle = QVBoxLayout()
         middle.addWidget(self.view, 1)
-        middle.addWidget(self.corner_table, 2)
+        corners = QVBoxLayout()  # a column of its own: the dock is wide and short
+        corners.addWidget(self.corner_table, 1)
         pin_row = QHBoxLayout()
         pin_row.addWidget(self.pin_button)
         pin_row.addWidget(self.unpin_button)
         pin_row.addWidget(self.pin_label, 1)
-        middle.addLayout(pin_row)
+        corners.addLayout(pin_row)
         heat_row = QHBoxLayout()
         heat_row.addWidget(QLabel("Heatmap"))
         heat_row.addWidget(self.heat, 1)
@@ -245,7 +245,8 @@ class TestDrivePanel(QWidget):
         replay.addWidget(self.events, 1)
         layout = QHBoxLayout(self)
         layout.addWidget(settings_scroll, 2)
-        layout.addLayout(middle, 4)
+        layout.addLayout(middle, 3)
+        layout.addLayout(corners, 5)
         layout.addLayout(replay, 3)
         self._set_replay_enabled(False)
 
@@ -370,8 +371,9 @@ class TestDrivePanel(QWidget):
             return
         self.pinned = self.report
         self.unpin_button.setEnabled(True)
-        self.pin_label.setText(f"Pinned: {self.report['races']} races; the next test drive "
-                               "marks what changed beyond the 95% intervals")
+        self.pin_label.setText(f"pinned: {self.report['races']} races")
+        self.pin_label.setToolTip("The next test drive marks the corners that changed beyond "
+                                  "the 95% intervals of this report")
         self._show_report()
 
     def unpin(self) -> None:

@@ -24,8 +24,17 @@ from PySide6.QtWidgets import (
 
 from trackformat.sim.batch.compare import Change, compare, percent, with_interval
 
-COLUMNS = ("Corner", "Stops", "Entries", "Overshoot (95%)", "Mean over", "Out (95%)",
-           "Spins (95%)", "Tyre WP", "Since pinned")
+COLUMNS = ("Corner", "Stops", "Entries", "Overshoot", "Mean", "Out", "Spins", "Tyre WP",
+           "Since pinned")
+HEADER_TIPS = (
+    "", "Stops the corner asks for", "Times cars moved into the corner",
+    "Share of entries that overshot it, with its 95% interval (Wilson)",
+    "Mean overshoot, in spaces",
+    "Share of entries that ended in an elimination it caused, with its 95% interval",
+    "Share of entries that ended in a spin-out, with its 95% interval",
+    "Tyres WP paid for overshooting it",
+    "Rates that changed beyond both 95% intervals since the pinned report: before -> after",
+)
 RATE_COLUMNS = {"overshoots": 3, "eliminations": 5, "spins": 6}
 """The column of each per-corner rate that :func:`compare` can report as changed."""
 SINCE_PINNED = len(COLUMNS) - 1
@@ -43,12 +52,19 @@ def _rate_cell(corner: dict[str, Any], rate: str) -> str:
     return percent(share) if interval is None else with_interval(share, interval)
 
 
+def _mean(value: Any) -> str:
+    return f"{value:.1f}" if isinstance(value, (int, float)) else "-"
+
+
 class CornerTable(QTableWidget):
     """One row per corner, in lap order; see the module docstring."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(COLUMNS), parent)
-        self.setHorizontalHeaderLabels(list(COLUMNS))
+        for column, (title, tip) in enumerate(zip(COLUMNS, HEADER_TIPS, strict=True)):
+            header = QTableWidgetItem(title)
+            header.setToolTip(tip)
+            self.setHorizontalHeaderItem(column, header)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.verticalHeader().setVisible(False)
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -70,7 +86,7 @@ class CornerTable(QTableWidget):
         self.setRowCount(len(corners))
         for row, corner in enumerate(corners):
             cells = (str(corner["name"]), str(corner["stops"]), str(corner["entries"]),
-                     _rate_cell(corner, "overshoot_rate"), str(corner["mean_overshoot"]),
+                     _rate_cell(corner, "overshoot_rate"), _mean(corner.get("mean_overshoot")),
                      _rate_cell(corner, "elimination_rate"), _rate_cell(corner, "spin_rate"),
                      str(corner["tyre_wp"]), "")
             items = [QTableWidgetItem(text) for text in cells]
