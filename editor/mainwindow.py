@@ -178,7 +178,7 @@ class MainWindow(QMainWindow):
         # Until the track is saved the picture is named by its full path; saving makes it
         # relative to the track file.
         track = empty_track(image.stem, size[0], size[1], image.resolve().as_posix())
-        self.set_document(TrackDocument(track, None, self))
+        self.set_document(TrackDocument(track, None, self, unsaved=True))
         remember_folder(self, image)  # the picture's folder: where its track will be saved
         return True
 
