@@ -43,6 +43,7 @@ fuzz: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/validate_speed.py
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/editor_speed.py
+	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/drag_speed.py
 
 schema: $(STAMP)
 	$(PY) -m trackformat schema -o trackformat/schema/track.schema.json

@@ -64,10 +64,21 @@ class TrackDocument(QObject):
     editFailed = Signal(str)
     """An edit was refused; the message says why."""
 
-    def __init__(self, track: Track, path: Path | None = None, parent: QObject | None = None):
+    def __init__(
+        self,
+        track: Track,
+        path: Path | None = None,
+        parent: QObject | None = None,
+        *,
+        unsaved: bool = False,
+    ):
+        """``unsaved``: the track exists only in memory (imported, or started over a picture),
+        so it counts as modified until saved, even with nothing to undo: closing it asks to
+        save rather than losing it."""
         super().__init__(parent)
         self._track = track
         self._path = path
+        self._unsaved = unsaved
         self._selection: frozenset[str] = frozenset()
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
@@ -132,7 +143,9 @@ class TrackDocument(QObject):
 
     @property
     def modified(self) -> bool:
-        return not self.undo_stack.isClean()
+        """Whether there is work a save would keep: edits since the last save, or a track that
+        was never written to a file (see ``unsaved``)."""
+        return self._unsaved or not self.undo_stack.isClean()
 
     def title(self) -> str:
         """Window title: the track's name and file, with a star when there is unsaved work."""
@@ -151,6 +164,7 @@ class TrackDocument(QObject):
             raise ValueError("no file name: use save as")
         save_track(self._track, target)
         self._path = target.resolve()
+        self._unsaved = False
         self.undo_stack.setClean()
         self.fileStateChanged.emit()
 

@@ -89,7 +89,7 @@ def import_gponline(window: MainWindow, source: Path | None = None) -> bool:
         track = track.model_copy(
             update={"board": track.board.model_copy(update={"image": picture.as_posix()})}
         )
-    window.set_document(TrackDocument(track, None, window))
+    window.set_document(TrackDocument(track, None, window, unsaved=True))
     session.remember_folder(window, source)
     _warnings(
         window,

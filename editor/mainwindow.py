@@ -28,6 +28,7 @@ from editor.panels.problems import ProblemsPanel
 from editor.panels.testdrive import TestDrivePanel
 from editor.scene.board_scene import BoardScene
 from editor.session import last_folder, remember_folder, restore_layout, save_layout
+from editor.status_bar import StatusHint, pointer_label
 from editor.tools.base import Tool, ToolContext
 from editor.tools.registry import tool_classes
 from editor.validation import ValidationRunner
@@ -76,10 +77,10 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.view)
         self.validation = ValidationRunner(self)
         self.validation.reportReady.connect(self._report_ready)
-        self.status_label = QLabel("")
+        self.status_label = StatusHint(self)
         self.counts_label = QLabel("")
         self.statusBar().addWidget(self.status_label, 1)
-        self.pointer_label = QLabel("")
+        self.pointer_label = pointer_label(self)
         self.statusBar().addPermanentWidget(self.pointer_label)
         self.statusBar().addPermanentWidget(self.counts_label)
         self.view.pointerMoved.connect(
@@ -178,7 +179,7 @@ class MainWindow(QMainWindow):
         # Until the track is saved the picture is named by its full path; saving makes it
         # relative to the track file.
         track = empty_track(image.stem, size[0], size[1], image.resolve().as_posix())
-        self.set_document(TrackDocument(track, None, self))
+        self.set_document(TrackDocument(track, None, self, unsaved=True))
         remember_folder(self, image)  # the picture's folder: where its track will be saved
         return True
 

@@ -20,7 +20,7 @@ from shapely.geometry import Polygon
 from editor.edits import EditError
 from editor.lanes import front_cut
 from editor.scene import style
-from trackformat.model import Space, SpaceKind, Track
+from trackformat.model import Link, Space, SpaceKind, Track
 
 SNAP_PIXELS = 10.0
 """How close (in screen pixels) the pointer must come to a point to snap to it."""
@@ -158,7 +158,7 @@ class Snapper(QObject):
         super().__init__(scene)
         self.scene = scene
         self.enabled = True
-        self._key: tuple[object, object] | None = None
+        self._key: tuple[list[Space], list[Link]] | None = None
         self._targets: list[Target] = []
         self._mark: QGraphicsPathItem | None = None
         self.note = ""
@@ -168,14 +168,38 @@ class Snapper(QObject):
         if not on:
             self.hide()
 
-    def targets(self) -> list[Target]:
+    def targets(self, exclude: str | None = None) -> list[Target]:
+        """The snap targets of the scene's track, built again only when it changed.
+
+        While space ``exclude``'s corner is dragged, each mouse step changes that one space and
+        nothing else; its own targets are skipped by :meth:`snap` anyway, and every other
+        target (a neighbour's corner, even one the dragged corner shared) is where it was. So
+        the targets built when the drag began serve the whole drag, instead of being built
+        again at every step (about 25 ms each on Monaco).
+        """
         track = getattr(self.scene, "track", None)
         if track is None:
             return []
-        key = (track.spaces, track.links)
-        if self._key is None or self._key[0] is not key[0] or self._key[1] is not key[1]:
-            self._key, self._targets = key, snap_targets(track)
+        if not self._current(track, exclude):
+            self._key, self._targets = (track.spaces, track.links), snap_targets(track)
         return self._targets
+
+    def _current(self, track: Track, exclude: str | None) -> bool:
+        """Whether the targets built last still hold for ``track``: the same spaces and links,
+        or, with ``exclude``, the same but for that space's outline."""
+        if self._key is None:
+            return False
+        spaces, links = self._key
+        if links is not track.links:
+            return False
+        if spaces is track.spaces:
+            return True
+        if exclude is None or len(spaces) != len(track.spaces):
+            return False
+        return all(
+            old is new or (old.id == new.id == exclude)
+            for old, new in zip(spaces, track.spaces, strict=True)
+        )
 
     def _reach(self) -> float:
         views = self.scene.views()
@@ -193,7 +217,7 @@ class Snapper(QObject):
         here = (pos.x(), pos.y())
         best: tuple[float, Target] | None = None
         reach = self._reach()
-        for target in self.targets():
+        for target in self.targets(exclude):
             distance = math.dist(target.point, here)
             if distance <= reach and (best is None or distance < best[0]):
                 if exclude is not None and target.owners == {exclude}:

@@ -62,7 +62,8 @@ class LaneTool(Tool):
             self.length_box.setValue(self.settings.space_length)
             self.length_box.setToolTip(
                 "How long a space is: each lane gets as many spaces as fit its own line (fewer on "
-                "the inside of a bend). 'by count' (0): give the spaces per lane instead"
+                "the inside of a bend), or, staggered, as many as fit the middle of the road in "
+                "every lane. 'by count' (0): give the spaces per lane instead"
             )
             self.counts_edit = QLineEdit("10", widget)
             self.counts_edit.setToolTip(

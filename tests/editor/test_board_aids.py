@@ -203,3 +203,49 @@ def test_a_dragged_corner_moves_freely_off_its_place_and_snaps_onto_another(
     final = next(s for s in window.document.track.spaces if s.id == "1-10").polygon[0]
     assert final == pytest.approx(target, abs=0.01)
     assert window.document.undo_stack.count() == 1, "the drag is one step"
+
+
+def test_a_corner_dragged_on_monaco_builds_the_snap_points_once_and_still_snaps(
+    window, qtbot, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from editor.scene import snap
+
+    root = Path(__file__).resolve().parents[2]
+    assert window.open_path(root / "tracks" / "monaco.json")
+    track = window.document.track
+    space = track.spaces[len(track.spaces) // 2]
+    window.view.resetTransform()
+    window.view.scale(3.0, 3.0)
+    window.view.centerOn(QPointF(*space.centre))
+    window.choose_tool("Space")
+    window.document.set_selection({space.id})  # its corners can be dragged
+    builds: list[int] = []
+    original = snap.snap_targets
+
+    def counted(track):  # type: ignore[no-untyped-def]
+        builds.append(len(track.spaces))
+        return original(track)
+
+    monkeypatch.setattr(snap, "snap_targets", counted)
+    start = _screen(window, *space.polygon[0])
+    viewport = window.view.viewport()
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start)
+    for step in range(1, 21):
+        _drag_move(window, start + QPoint(step, step // 2))
+    assert window.document.undo_stack.count() == 1, "the corner is being dragged"
+    assert len(builds) <= 1, f"the snap points were built {len(builds)} times in one drag"
+    # The points built once still catch a corner of another space.
+    others = [p for s in window.document.track.spaces if s.id != space.id for p in s.polygon
+              if p != space.polygon[0]]
+    moved = next(s for s in window.document.track.spaces if s.id == space.id).polygon[0]
+    target = min(others, key=lambda p: (p[0] - moved[0]) ** 2 + (p[1] - moved[1]) ** 2)
+    near = _screen(window, *target) + QPoint(2, 1)
+    _drag_move(window, near)
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=near)
+    final = next(s for s in window.document.track.spaces if s.id == space.id).polygon[0]
+    assert final == pytest.approx(target, abs=0.01)
+    assert window.document.undo_stack.count() == 1
+    # Once the drag is over the reshaped space's corners are points to snap to again.
+    builds.clear()
+    window.scene.snapper.snap(QPointF(*final))
+    assert len(builds) == 1

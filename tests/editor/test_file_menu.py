@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtGui import QColor, QImage
 
 from editor import file_places
+from trackformat.io import load_track
 
 
 def _picture(path: Path, width: int = 800, height: int = 600) -> Path:
@@ -105,6 +106,41 @@ def test_export_to_gp_online_and_import_it_back_from_the_file_menu(
     assert window.document.path is None and len(window.scene.space_items) == spaces
     assert window.status_label.text().startswith("Imported ring.dat:")
     assert "untitled" in window.windowTitle()
+
+
+def test_an_imported_track_is_unsaved_and_closing_it_asks_to_save(
+    window, ring_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    from editor import file_commands
+
+    window.open_path(ring_file)
+    out = tmp_path / "ring.dat"
+    assert file_commands.export_gponline(window, out)
+    assert file_commands.import_gponline(window, out)
+    assert window.document.modified and window.windowTitle().startswith("*untitled")
+    # Closing without an edit asks about the import: cancelling keeps the window open...
+    window.unsaved_answer = "cancel"
+    assert not window.close() and window.isVisible()
+    # ... and saving writes it where the user says, after which it is saved.
+    saved = tmp_path / "imported.json"
+    monkeypatch.setattr("editor.mainwindow.QFileDialog.getSaveFileName",
+                        _SaveDialog(str(saved)))
+    window.unsaved_answer = "save"
+    assert window.close()
+    assert len(load_track(saved).spaces) == len(window.document.track.spaces)
+    assert not window.document.modified
+
+
+def test_a_new_track_over_a_picture_is_unsaved_until_saved(
+    window, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    scan = _picture(tmp_path / "scan.png")
+    assert window.new_from_scan(scan)
+    assert window.document.modified and window.windowTitle().startswith("*")
+    window.unsaved_answer = "cancel"
+    assert not window.close() and window.isVisible()
+    assert window.save_as(tmp_path / "scan.json")
+    assert not window.document.modified and not window.windowTitle().startswith("*")
 
 
 def test_a_broken_gp_online_file_is_reported_and_the_open_track_kept(

@@ -85,6 +85,28 @@ def test_a_stagger_lays_every_other_lane_half_a_space_ahead() -> None:
     assert report.errors == 0 and report.warnings == 0, report.to_text()
 
 
+@pytest.mark.parametrize("space_length", [60.0, 80.0])
+def test_a_staggered_stretch_round_a_bend_stays_staggered(space_length: float) -> None:
+    # A long curve to the right, turning gently enough that the validator judges the stagger.
+    line = [(100.0, 300.0), (400.0, 320.0), (700.0, 420.0), (900.0, 600.0)]
+    settings = lanes.LaneSettings(lanes=3, spacing=40, space_length=space_length,
+                                  stagger=(0.5,))
+    stretch = lanes.preview(EMPTY, line, settings)
+    assert len(set(stretch.counts)) == 1, stretch.counts
+    track = lanes.add_stretch(EMPTY, line, settings)
+    report = validate(track, codes=["LAP006", "GEOM001", "GEOM002", "GEOM003"])
+    assert report.errors == 0 and report.warnings == 0, report.to_text()
+    # Every diagonal lands on the next lane's space half a space ahead: from the unstaggered
+    # lanes onto the same number, from the staggered lane onto the next number.
+    moves = {(link.from_, link.to) for link in track.links}
+    count = stretch.counts[0]
+    for n in range(1, count - 1):
+        assert (f"1-{n:03d}", f"2-{n:03d}") in moves and (f"3-{n:03d}", f"2-{n:03d}") in moves
+        assert (f"2-{n:03d}", f"1-{n + 1:03d}") in moves
+        assert (f"2-{n:03d}", f"3-{n + 1:03d}") in moves
+        assert (f"1-{n:03d}", f"2-{n + 1:03d}") not in moves
+
+
 def test_staggers_are_shares_of_a_space_lane_by_lane() -> None:
     assert lanes.parse_stagger("0, 0.5,0") == (0.0, 0.5, 0.0)
     assert lanes.parse_stagger("") == ()

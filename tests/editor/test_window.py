@@ -234,3 +234,40 @@ def test_a_picture_that_is_not_one_is_refused(window, tmp_path: Path) -> None:  
     fake.write_text("not a picture")
     assert not window.new_from_scan(fake)
     assert "fake.png" in window.last_error
+
+
+def test_a_long_tool_hint_is_cut_with_an_ellipsis_and_reads_whole_in_its_tooltip(
+    window, ring_file: Path, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QColor
+
+    from editor.tools.lane_tool import LaneTool
+
+    window.open_path(ring_file)
+    window.resize(700, 600)
+    window.choose_tool("Lanes")
+    hint, pointer = window.status_label, window.pointer_label
+    qtbot.waitUntil(lambda: hint.width() < hint.fontMetrics().horizontalAdvance(LaneTool.hint))
+    # The hint keeps the room the coordinates and counts leave: neither overlaps it.
+    assert hint.geometry().right() < pointer.geometry().left()
+    assert pointer.geometry().right() < window.counts_label.geometry().left()
+    # It is cut with an ellipsis, and its whole text is the tooltip.
+    assert hint.shown_text().endswith("…")
+    assert LaneTool.hint.startswith(hint.shown_text()[:-1])
+    assert hint.toolTip() == LaneTool.hint == hint.text()
+    # What the bar draws ends where the label ends: some text is drawn near its right edge.
+    picture = hint.grab().toImage()
+    background = QColor(picture.pixel(picture.width() - 1, 0))
+    right = picture.width() * 0.8
+    assert any(
+        QColor(picture.pixel(x, y)) != background
+        for x in range(int(right), picture.width()) for y in range(picture.height())
+    )
+    # The coordinates keep their width whatever the numbers.
+    width = pointer.width()
+    pointer.setText("x -12345  y -12345")
+    assert pointer.width() == width and pointer.text() == "x -12345  y -12345"
+    # Room enough: the whole hint shows and no tooltip is needed.
+    window.resize(2400, 600)
+    qtbot.waitUntil(lambda: not hint.toolTip())
+    assert hint.shown_text() == LaneTool.hint

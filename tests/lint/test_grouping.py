@@ -6,7 +6,9 @@ import json
 from typing import Any
 
 from tests.factories import edit, ring, space
+from trackformat.builder.stretch import build_stretch
 from trackformat.lint import validate
+from trackformat.model import Board, Lane, Metadata, Track
 
 RING = ring()
 
@@ -28,6 +30,22 @@ def test_an_unfinished_lap_is_one_problem_naming_its_open_ends() -> None:
     assert report.errors < 10
     # Unreachable spaces and spaces with no way to the line are that open lap, said again.
     assert not {"REACH001", "REACH002"} & set(report.codes())
+
+
+def test_an_unfinished_staggered_lap_names_the_end_of_every_lane() -> None:
+    # The middle lane lies half a space ahead: the side lanes' last spaces lead only diagonally
+    # onto its last space, and its first space is reached only diagonally from theirs.
+    stretch = build_stretch([(100.0, 300.0), (900.0, 300.0)], ["1", "2", "3"], 40.0, None,
+                            space_length=80.0, stagger=(0.0, 0.5, 0.0))
+    track = Track(metadata=Metadata(name="half made"), board=Board(width=1000, height=600),
+                  lanes=[Lane(id=lane) for lane in "123"], spaces=stretch.spaces,
+                  links=list(stretch.links))
+    [loop] = [d for d in validate(track).diagnostics if d.code == "REACH004"]
+    assert loop.message.startswith(
+        "the lap is not closed yet: the lanes stop at 1-s10, 2-s10 and 3-s10 and start at "
+        "1-s1, 2-s1 and 3-s1;"
+    ), loop.message
+    assert set(loop.location.elements) == {"1-s10", "2-s10", "3-s10", "1-s1", "2-s1", "3-s1"}
 
 
 def test_a_stretch_off_the_loop_is_one_problem_not_one_a_space() -> None:

@@ -83,7 +83,9 @@ def build_stretch(
     ``spaces_per_lane[k]`` spaces are cut evenly along lane ``k``'s own line (so the inside of a
     bend gets shorter spaces when it has fewer); with ``space_length`` instead, each lane gets as
     many spaces of about that length as fit its own line. ``stagger[k]`` (a share of a space, 0
-    to under 1) shifts lane ``k``'s spaces forward: it starts and ends that much further on.
+    to under 1) shifts lane ``k``'s spaces forward: it starts and ends that much further on. A
+    staggered stretch is cut square across the road, the same number of spaces in every lane,
+    so that the stagger holds round a bend (see :func:`_square_count`).
     ``start`` joins the stretch to earlier lanes (see :class:`StretchStart`); its first point
     replaces the first clicked point. Space ids default to ``<lane>-s<number>``; ``names`` gives
     them explicitly, lane by lane. Raises :class:`BuildError` saying what is wrong.
@@ -120,15 +122,25 @@ def build_stretch(
     road, finish = _road(points, start, lead, smoothing, count * spacing / 2 + spacing / 20,
                          overhang=max(shares) * longest + spacing)
 
+    square = _square_count(finish, space_length, wanted, shares)
     strips = []
     for k, (lane, offset) in enumerate(zip(lane_ids, offsets, strict=True)):
         span = road.lane_distance(offset, finish) - road.lane_distance(offset, 0.0)
-        per_space = space_length if space_length else span / wanted[k]
+        if square:
+            per_space = finish / square
+        else:
+            per_space = space_length if space_length else span / wanted[k]
         first = start.lanes[k] if start is not None and k in start.lanes else (
             shares[k] * per_space)
         last = finish + shares[k] * per_space
         if last <= first:
             raise BuildError(f"lane {lane}: the road ends before the lane starts; click further")
+        if square:
+            # Cut square across the road, at equal steps of its middle line: side by side, the
+            # lanes' cuts stay level (or a staggered lane's half a space on) round a bend too.
+            strips.append(Strip(lane, offset, spacing, tuple(
+                first + (last - first) * i / square for i in range(square + 1))))
+            continue
         if space_length:
             length = road.lane_distance(offset, last) - road.lane_distance(offset, first)
             spaces = max(1, round(length / space_length))
@@ -173,6 +185,28 @@ def build_stretch(
         for strip in strips
     )
     return Stretch(lanes, tuple(Link(**{"from": a, "to": b}) for a, b in pairs), lengths)
+
+
+def _square_count(
+    finish: float, space_length: float | None, wanted: Sequence[int], shares: Sequence[float]
+) -> int:
+    """How many spaces every lane of a staggered stretch gets, or 0 when the stretch is not cut
+    square across the road.
+
+    Staggered lanes keep their offset only if they have as many spaces as each other, cut at the
+    same steps along the road: with each lane cut to fit its own line, the inside of a bend gets
+    a space fewer and the stagger drifts until a lane change lands level or a whole space on. So
+    a staggered stretch (with one space length, or one number of spaces for every lane) gets the
+    same number of spaces in every lane, cut square across the road: longer on the outside of a
+    bend, shorter on the inside, as printed boards have them.
+    """
+    if not any(shares):
+        return 0
+    if space_length:
+        return max(1, round(finish / space_length))
+    if len(set(wanted)) == 1:
+        return wanted[0]
+    return 0
 
 
 def _road(

@@ -7,7 +7,7 @@ link drawn the wrong way round along it is caught.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import pairwise
 
 import networkx as nx
@@ -162,12 +162,23 @@ def lap_open(graphs: TrackGraphs) -> bool:
 
 
 def _open_ends(graphs: TrackGraphs) -> tuple[list[str], list[str]]:
-    """The track spaces where the unfinished circuit starts (no track link in) and stops (none
-    out), in file order."""
-    circuit = graphs.circuit
-    starts = [s for s in circuit if not circuit.in_degree(s)]
-    stops = [s for s in circuit if not circuit.out_degree(s)]
-    return in_file_order(graphs, starts), in_file_order(graphs, stops)
+    """The track spaces where the unfinished circuit's lanes start and stop, in file order.
+
+    A lane stops where no track link leads on, and also where its last space's only moves are
+    diagonals onto such a stop: on staggered lanes the side lanes' last spaces lead onto the
+    middle lane's, which lies half a space ahead, yet those lanes end there too and the next
+    stretch continues them. Starts likewise, with the links turned round.
+    """
+    ahead, behind = graphs.successors("circuit"), graphs.predecessors("circuit")
+
+    def ends(onward: Mapping[str, Iterable[str]]) -> list[str]:
+        last = {s for s in onward if not onward[s]}
+        return [s for s in onward if s in last or (
+            graphs.lane_of(s) is not None
+            and all(graphs.lane_of(n) != graphs.lane_of(s) for n in onward[s])
+            and set(onward[s]) <= last)]
+
+    return in_file_order(graphs, ends(behind)), in_file_order(graphs, ends(ahead))
 
 
 @rule(
