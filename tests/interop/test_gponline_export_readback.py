@@ -96,3 +96,18 @@ def test_a_space_off_the_game_board_is_not_exported(
 )
 def test_the_game_reading_rules(text: str, problem: str | None) -> None:
     assert game_problem(text) == problem
+
+
+def test_a_grid_without_attributes_stays_the_grid(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = ring_document(lanes=2, per_lane=20)
+    document["corners"], document["pit_lane"] = [], None  # no curve, no garage: no attributes
+    track, dat = tmp_path / "ring.json", tmp_path / "ring.dat"
+    track.write_text(json.dumps(document))
+    assert main(["export", "gponline", str(track), "-o", str(dat), "--image", "r.png"]) == 0
+    read = game_reads(dat.read_text())
+    assert read.attributes == {} and len(read.grid) == len(document["grid"])
+    again = tmp_path / "again.json"
+    assert main(["import", "gponline", str(dat), "-o", str(again)]) in (0, 1)
+    assert len(json.loads(again.read_text())["grid"]) == len(document["grid"])

@@ -266,12 +266,16 @@ def format_dat(dat: DatFile) -> str:
     header = f"{dat.image} {dat.info_corner}"
     if dat.rain_probability is not None and dat.min_weather_period is not None:
         header += f" {_format_value(dat.rain_probability)} {dat.min_weather_period}"
+    lines = [header]
+    lines += [f"{n.id} {n.x} {n.y} {int(n.type)}" + (" F" if n.finish else "") for n in dat.nodes]
+    # Each later section after one empty line; an empty attribute section before a grid is
+    # just its empty line, so that the game reads the grid as the grid.
     sections = [
-        [header]
-        + [f"{n.id} {n.x} {n.y} {int(n.type)}" + (" F" if n.finish else "") for n in dat.nodes],
         [f"{a} {b}" for a, b in dat.edges],
         [f"{node} {_format_value(value)}" for node, value in dat.attributes.items()],
     ]
     if dat.grid:
         sections.append([f"{node} {_format_value(angle)}" for node, angle in dat.grid])
-    return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
+    for section in sections:
+        lines += ["", *section]
+    return "\n".join(lines) + "\n"
