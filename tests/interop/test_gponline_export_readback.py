@@ -111,3 +111,12 @@ def test_a_grid_without_attributes_stays_the_grid(
     again = tmp_path / "again.json"
     assert main(["import", "gponline", str(dat), "-o", str(again)]) in (0, 1)
     assert len(json.loads(again.read_text())["grid"]) == len(document["grid"])
+
+
+def test_a_track_with_one_id_on_two_spaces_is_not_exported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    track = _ring_with_ids(tmp_path, {5: "3"})  # the third space is "3" as well
+    dat = tmp_path / "ring.dat"
+    assert main(["export", "gponline", str(track), "-o", str(dat)]) == 2 and not dat.exists()
+    assert "space id(s) 3 name more than one space" in capsys.readouterr().err

@@ -57,7 +57,7 @@ def _numbering(track: Track, graphs: TrackGraphs, warnings: list[str]) -> dict[s
     if all(i.isascii() and i.isdigit() for i in ids):
         warnings.append(
             "the space ids are numbers, but not all can be GP Online's node numbers as they are "
-            "(a leading zero, a number too large, or one id twice): the nodes are numbered afresh"
+            "(a leading zero, or a number too large for the game): the nodes are numbered afresh"
         )
     ordered: list[str] = []
     for lane in graphs.lane_order:
@@ -134,6 +134,13 @@ def export_track(track: Track, *, image: str | None = None, info_corner: int = 0
                 f"space {space.id} lies at ({x}, {y}); GP Online's board pixels run from 0 to "
                 f"{LARGEST_COORDINATE:,}"
             )
+    ids = [space.id for space in track.spaces]
+    if len(set(ids)) != len(ids):
+        twice = sorted({i for i in ids if ids.count(i) > 1})[:5]
+        raise GPOnlineExportError(
+            f"space id(s) {', '.join(twice)} name more than one space; GP Online needs each "
+            "space once (trackformat validate lists them)"
+        )
     graphs = build_graphs(track)
     numbering = _numbering(track, graphs, warnings)
     stops_of: dict[str, int] = {}

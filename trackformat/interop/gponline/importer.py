@@ -94,6 +94,9 @@ def _apart(dat: DatFile, source: str, warnings: list[str]) -> dict[int, DatNode]
     moved one pixel to the right (outlines are cells around distinct points), with a warning.
     A node off the picture (negative or huge pixels) cannot make a track."""
     taken: dict[tuple[int, int], int] = {}
+    # Where to look for a free pixel next, per point: a pile of nodes on one point is spread
+    # in one pass, not searched from its start for every node of the pile.
+    next_free: dict[tuple[int, int], int] = {}
     nodes: dict[int, DatNode] = {}
     for n in dat.nodes:
         if not (0 <= n.x <= LARGEST_COORDINATE and 0 <= n.y <= LARGEST_COORDINATE):
@@ -101,9 +104,10 @@ def _apart(dat: DatFile, source: str, warnings: list[str]) -> dict[int, DatNode]
                 f"{source}: line {n.line}: node {n.id} lies at ({n.x}, {n.y}), off the board "
                 f"picture: board pixels run from 0 to {LARGEST_COORDINATE:,}"
             )
-        x = n.x
+        x = next_free.get((n.x, n.y), n.x)
         while (x, n.y) in taken:
             x += 1
+        next_free[(n.x, n.y)] = x + 1
         if x != n.x:
             warnings.append(
                 f"node {n.id} (line {n.line}) stands on node {taken[(n.x, n.y)]}; moved "
