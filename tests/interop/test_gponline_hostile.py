@@ -195,3 +195,13 @@ def test_a_device_or_a_folder_is_refused(
 def test_a_name_too_long_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, printed, _ = _import(tmp_path, TWO_LANES.read_text(), capsys, "--name", "n" * 201)
     assert code == 2 and "the track's name is 201 characters long" in printed
+
+
+def test_an_image_name_too_long_for_the_file_system_is_kept_but_not_found(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = _with_nodes(lambda n: n, header="y" * 300 + ".png 0 0 0")
+    code, printed, _ = _import(tmp_path, text, capsys)
+    assert code in (0, 1), printed
+    assert "board picture " + "y" * 57 + "... not found beside the file" in printed
+    assert load_track(tmp_path / "out.json").board.image == "y" * 300 + ".png"
