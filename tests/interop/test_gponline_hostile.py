@@ -205,3 +205,16 @@ def test_an_image_name_too_long_for_the_file_system_is_kept_but_not_found(
     assert code in (0, 1), printed
     assert "board picture " + "y" * 57 + "... not found beside the file" in printed
     assert load_track(tmp_path / "out.json").board.image == "y" * 300 + ".png"
+
+
+def test_an_empty_section_past_the_grid_is_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found by the fuzz suite: the header twice reads as the older layout, which puts the grid
+    # one section further, past an empty one.
+    header = TWO_LANES.read_text().split("\n")[0]
+    text = header + "\n" + _with_nodes(lambda n: n).replace("\n\n58 0.0", "\n\n\n58 0.0")
+    code, printed, dat = _import(tmp_path, text, capsys)
+    grid = text.split("\n").index("58 0.0") + 1
+    assert code == 2
+    assert f"{dat}: line {grid}: more than four sections after the header" in printed

@@ -152,7 +152,8 @@ def parse_dat(text: str, source: str = "<dat>") -> DatFile:
     if len(sections) > 5:
         raise DatError(
             source,
-            sections[5][0][0],
+            # The first line past the grid (a section between two empty lines may be empty).
+            next((section[0][0] for section in sections[5:] if section), None),
             "more than four sections after the header (nodes, edges, attributes, grid)",
         )
 
