@@ -120,3 +120,16 @@ def test_a_track_with_one_id_on_two_spaces_is_not_exported(
     dat = tmp_path / "ring.dat"
     assert main(["export", "gponline", str(track), "-o", str(dat)]) == 2 and not dat.exists()
     assert "space id(s) 3 name more than one space" in capsys.readouterr().err
+
+
+def test_a_pit_lane_and_grid_naming_a_missing_space_still_export(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Found by the fuzz suite: the missing space was numbered, then looked up.
+    document = ring_document(lanes=2, per_lane=20)
+    document["pit_lane"]["spaces"].append("ghost")
+    document["grid"].append("ghost")
+    track, dat = tmp_path / "ring.json", tmp_path / "ring.dat"
+    track.write_text(json.dumps(document))
+    assert main(["export", "gponline", str(track), "-o", str(dat)]) == 0
+    assert len(game_reads(dat.read_text()).nodes) == len(document["spaces"])

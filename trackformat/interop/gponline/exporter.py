@@ -64,10 +64,12 @@ def _numbering(track: Track, graphs: TrackGraphs, warnings: list[str]) -> dict[s
         ordered += graphs.lanes.get(lane, [])
     if track.pit_lane:
         ordered += list(track.pit_lane.spaces) + list(track.pit_lane.boxes)
-    ordered += [i for i in ids if i not in set(ordered)]
+    ordered += ids
+    spaces = set(ids)  # the pit lane may name a space that does not exist: it gets no node
     numbering: dict[str, int] = {}
     for space_id in ordered:
-        numbering.setdefault(space_id, len(numbering) + 1)
+        if space_id in spaces:
+            numbering.setdefault(space_id, len(numbering) + 1)
     return numbering
 
 
