@@ -199,7 +199,11 @@ class MainWindow(QMainWindow):
         return self._save_to(path)
 
     def _save_to(self, path: Path) -> bool:
-        track = self.document.track
+        """Write the track to ``path``. A save that fails leaves the document exactly as it
+        was: the board picture's path, respelled for the new folder, is put back, so that the
+        next save to the original file still names a picture that exists."""
+        original = self.document.track
+        track = original
         image = self.document.board_image()
         if image is not None:
             # The scan is stored relative to the track file, so the pair can move together.
@@ -208,12 +212,17 @@ class MainWindow(QMainWindow):
                 track = track.model_copy(
                     update={"board": track.board.model_copy(update={"image": relative})}
                 )
-                self.document._track = track  # same picture, new spelling: not an edit to undo
+        self.document._track = track  # same picture, new spelling: not an edit to undo
+        saved = False
         try:
             self.document.save(path)
+            saved = True
         except OSError as err:
             self._error("Cannot save", f"{path}: {err.strerror or err}. Your work is still open.")
             return False
+        finally:
+            if not saved:
+                self.document._track = original
         menus.remember(self, path)
         self.show_status(f"Saved {path.name}")
         return True

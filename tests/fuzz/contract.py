@@ -61,3 +61,61 @@ def check_file(data: bytes, name: str = "track.json") -> tuple[int, int]:
         # A file that loads for one command loads for the other.
         assert (validated == cli.EXIT_UNUSABLE) == (described == cli.EXIT_UNUSABLE)
     return validated, described
+
+
+def _png(width: int, height: int) -> bytes:
+    """A tiny PNG whose header claims ``width`` x ``height`` pixels (a decompression bomb when
+    that is large)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0"))
+            + chunk(b"IEND", b""))
+
+
+PICTURE_BYTES = {
+    "bomb": _png(30_000, 30_000),
+    "wide": _png(200_000, 10),
+    "junk": b"not a picture at all",
+    "small": _png(8, 8),
+}
+
+
+def check_import(text: str, picture: str = "none") -> int:
+    """Write ``text`` as a ``.dat`` (with a hostile ``picture`` beside it under the names the
+    generated files use) and import it, holding the import to the contract; then export the
+    imported track and import that again, which must succeed whenever the export did.
+    Returns the import's exit code."""
+    with tempfile.TemporaryDirectory() as folder:
+        base = Path(folder)
+        dat = base / "board.dat"
+        dat.write_text(text, encoding="utf-8", newline="")
+        if picture in PICTURE_BYTES:
+            for name in ("board.png", "my board v2.jpg", "two-lanes.jpg", "My Test Board v2.png"):
+                (base / name).write_bytes(PICTURE_BYTES[picture])
+        imported = base / "imported.json"
+        code, _ = run_cli("import", "gponline", str(dat), "-o", str(imported))
+        assert code in (cli.EXIT_OK, cli.EXIT_INVALID, cli.EXIT_UNUSABLE)
+        event(f"import exit {code}")
+        if code != cli.EXIT_UNUSABLE:
+            check_export(imported)
+    return code
+
+
+def check_export(track: Path) -> int:
+    """Export the track file ``track`` to GP Online, holding the export to the contract; a file
+    it writes must import again (exit 0 or 1, never 2). Returns the export's exit code."""
+    dat = track.with_name(track.stem + "-exported.dat")
+    code, _ = run_cli("export", "gponline", str(track), "-o", str(dat))
+    assert code in (cli.EXIT_OK, cli.EXIT_UNUSABLE)
+    event(f"export exit {code}")
+    assert (code == cli.EXIT_OK) == dat.exists()
+    if code == cli.EXIT_OK:
+        again, printed = run_cli("import", "gponline", str(dat), "-o", str(dat) + ".json")
+        assert again in (cli.EXIT_OK, cli.EXIT_INVALID), f"the export does not import:\n{printed}"
+    return code

@@ -16,7 +16,6 @@ from trackformat.interop.gponline import (
     GPOnlineExportError,
     GPOnlineImportError,
     export_track,
-    format_dat,
     import_file,
 )
 from trackformat.io import TrackFileError, load_track, save_track, write_text_atomically
@@ -76,7 +75,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     _warn(result.warnings, str(args.track))
     out = Path(args.output)
     try:
-        write_text_atomically(out, format_dat(result.dat))
+        write_text_atomically(out, result.text)
     except OSError as err:
         print(f"{out}: cannot be written: {err.strerror or err}", file=sys.stderr)
         return EXIT_UNUSABLE

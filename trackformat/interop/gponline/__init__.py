@@ -15,17 +15,25 @@ from trackformat.interop.gponline.exporter import (
     export_track,
 )
 from trackformat.interop.gponline.importer import GPOnlineImportError, ImportResult, import_dat
+from trackformat.io.files import FileRefused, read_limited
 
-MAX_DAT_BYTES = 10 * 1024 * 1024
+MAX_DAT_BYTES = 1024 * 1024
+"""Largest ``.dat`` file read: 1 MB. The real ones are about 20 KB (600 nodes); the limit leaves
+room for any board while bounding the work of importing a hostile file."""
 
 
 def read_dat_file(path: Path) -> DatFile:
-    """Read and parse a ``.dat`` file; raises :class:`DatError` with the file and line at fault."""
+    """Read and parse a ``.dat`` file; raises :class:`DatError` with the file and line at fault.
+
+    Read like a track file: only a regular file (a device such as ``/dev/zero`` never ends), and
+    never more than :data:`MAX_DAT_BYTES`, whatever the file system says its size is."""
     source = str(path)
     try:
-        if path.stat().st_size > MAX_DAT_BYTES:
-            raise DatError(source, None, "the file is too large to be a GP Online track")
-        data = path.read_bytes()
+        data = read_limited(path, MAX_DAT_BYTES, "GP Online track file")
+    except FileRefused as err:
+        raise DatError(source, None, err.reason) from None
+    except IsADirectoryError:
+        raise DatError(source, None, "is a folder, not a GP Online track file") from None
     except OSError as err:
         raise DatError(source, None, f"cannot be read: {err.strerror or err}") from None
     if b"\x00" in data[:4096]:

@@ -19,6 +19,7 @@ then, each after a single empty line:
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from enum import IntEnum
@@ -79,17 +80,35 @@ class DatError(ValueError):
 _HEADER = re.compile(r"^(?P<image>[^.]*\.\S+)(?P<rest>(\s+\S+)*)\s*$")
 
 
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+JAVA_INT = 2**31
+"""GP Online reads every integer of the file as a Java ``int``: -2,147,483,648 to 2,147,483,647."""
+MAX_NODES = 10_000
+"""Most nodes a file may hold: a printed board has 200 to 600 spaces, the real files at most 613
+nodes. The limit bounds the work of importing a hostile file (and an export is held to it)."""
+
+
 def _number(text: str, kind: type[int] | type[float], what: str, source: str, line: int) -> float:
-    try:
-        value = kind(text)
-    except ValueError:
+    """``text`` as the game reads it (Java's ``Integer.parseInt`` / ``Double.parseDouble``),
+    only stricter: plain digits, no ``_``, no infinity or NaN, integers within a Java ``int``."""
+    pattern = _INTEGER if kind is int else _DECIMAL
+    if pattern.fullmatch(text) is None:
         raise DatError(
             source,
             line,
             f"{what} should be {'an integer' if kind is int else 'a number'}, found {text!r}",
-        ) from None
-    if kind is float and value != value:  # NaN
-        raise DatError(source, line, f"{what} should be a number, found {text!r}")
+        )
+    if kind is int:
+        if len(text.lstrip("+-").lstrip("0")) > 10 or not -JAVA_INT <= int(text) < JAVA_INT:
+            raise DatError(
+                source, line, f"{what} {text[:20]}{'...' if len(text) > 20 else ''} is too "
+                "large: GP Online reads integers from -2147483648 to 2147483647"
+            )
+        return int(text)
+    value = float(text)
+    if value in (math.inf, -math.inf):
+        raise DatError(source, line, f"{what} {text[:20]!r} is too large")
     return value
 
 
@@ -133,11 +152,18 @@ def parse_dat(text: str, source: str = "<dat>") -> DatFile:
     if len(sections) > 5:
         raise DatError(
             source,
-            sections[5][0][0],
+            # The first line past the grid (a section between two empty lines may be empty).
+            next((section[0][0] for section in sections[5:] if section), None),
             "more than four sections after the header (nodes, edges, attributes, grid)",
         )
 
     dat = _parse_header(sections[0], source)
+    if len(sections[1]) > MAX_NODES:
+        raise DatError(
+            source,
+            sections[1][MAX_NODES][0],
+            f"more than {MAX_NODES:,} nodes: a GP Online track has a few hundred",
+        )
     seen: dict[int, int] = {}
     for number, text_line in sections[1]:
         parts = text_line.split()
@@ -241,12 +267,16 @@ def format_dat(dat: DatFile) -> str:
     header = f"{dat.image} {dat.info_corner}"
     if dat.rain_probability is not None and dat.min_weather_period is not None:
         header += f" {_format_value(dat.rain_probability)} {dat.min_weather_period}"
+    lines = [header]
+    lines += [f"{n.id} {n.x} {n.y} {int(n.type)}" + (" F" if n.finish else "") for n in dat.nodes]
+    # Each later section after one empty line; an empty attribute section before a grid is
+    # just its empty line, so that the game reads the grid as the grid.
     sections = [
-        [header]
-        + [f"{n.id} {n.x} {n.y} {int(n.type)}" + (" F" if n.finish else "") for n in dat.nodes],
         [f"{a} {b}" for a, b in dat.edges],
         [f"{node} {_format_value(value)}" for node, value in dat.attributes.items()],
     ]
     if dat.grid:
         sections.append([f"{node} {_format_value(angle)}" for node, angle in dat.grid])
-    return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
+    for section in sections:
+        lines += ["", *section]
+    return "\n".join(lines) + "\n"

@@ -1,8 +1,9 @@
 """Track -> GP Online ``.dat``: nodes at the space centres, every move an edge, corners as curves.
 
-GP Online numbers its nodes; a track whose space ids are all integers keeps them, any other track
-is numbered lane by lane in lap order, then the pit lane and its boxes, and the mapping is returned
-so a caller can relate the two files.
+GP Online numbers its nodes; a track whose space ids are all plain integers keeps them, any other
+track is numbered lane by lane in lap order, then the pit lane and its boxes, and the mapping is
+returned so a caller can relate the two files. The text is read back before it is returned (see
+:mod:`readback`): an export never gives a file that GP Online or the importer refuses.
 """
 
 from __future__ import annotations
@@ -11,7 +12,16 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from trackformat.graph import TrackGraphs, build_graphs
-from trackformat.interop.gponline.dat import DatFile, DatNode, NodeType
+from trackformat.interop.gponline.dat import (
+    JAVA_INT,
+    MAX_NODES,
+    DatFile,
+    DatNode,
+    NodeType,
+    format_dat,
+)
+from trackformat.interop.gponline.importer import LARGEST_COORDINATE
+from trackformat.interop.gponline.readback import read_back
 from trackformat.model import SpaceKind, Track
 
 STOPS_TO_TYPE = {1: NodeType.CURVE_1, 2: NodeType.CURVE_2, 3: NodeType.CURVE_3}
@@ -27,21 +37,39 @@ class ExportResult:
     node_of: dict[str, int]
     """GP Online node number of each space id."""
     warnings: list[str] = field(default_factory=list)
+    text: str = ""
+    """The file's text, checked to load in GP Online and to import again."""
 
 
-def _numbering(track: Track, graphs: TrackGraphs) -> dict[str, int]:
+def _keeps_ids(ids: list[str]) -> bool:
+    """Whether the space ids can be GP Online's node numbers as they are: each the plain
+    spelling of a number the game reads (``"01"`` would be written as node 1, beside ``"1"``),
+    and each once."""
+    return len(set(ids)) == len(ids) and all(
+        i.isascii() and i.isdigit() and str(int(i)) == i and int(i) < JAVA_INT for i in ids
+    )
+
+
+def _numbering(track: Track, graphs: TrackGraphs, warnings: list[str]) -> dict[str, int]:
     ids = [s.id for s in track.spaces]
-    if all(i.isdigit() for i in ids) and len(set(ids)) == len(ids):
+    if _keeps_ids(ids):
         return {i: int(i) for i in ids}
+    if all(i.isascii() and i.isdigit() for i in ids):
+        warnings.append(
+            "the space ids are numbers, but not all can be GP Online's node numbers as they are "
+            "(a leading zero, or a number too large for the game): the nodes are numbered afresh"
+        )
     ordered: list[str] = []
     for lane in graphs.lane_order:
         ordered += graphs.lanes.get(lane, [])
     if track.pit_lane:
         ordered += list(track.pit_lane.spaces) + list(track.pit_lane.boxes)
-    ordered += [i for i in ids if i not in set(ordered)]
+    ordered += ids
+    spaces = set(ids)  # the pit lane may name a space that does not exist: it gets no node
     numbering: dict[str, int] = {}
     for space_id in ordered:
-        numbering.setdefault(space_id, len(numbering) + 1)
+        if space_id in spaces:
+            numbering.setdefault(space_id, len(numbering) + 1)
     return numbering
 
 
@@ -96,8 +124,27 @@ def export_track(track: Track, *, image: str | None = None, info_corner: int = 0
             f"GP Online tracks have 2 to 4 lanes at the finish line, one finish-line space per "
             f"lane; this one has {len(track.lanes)} lanes and {crossing} finish-line spaces"
         )
+    if len(track.spaces) > MAX_NODES:
+        raise GPOnlineExportError(
+            f"the track has {len(track.spaces):,} spaces; a GP Online file holds at most "
+            f"{MAX_NODES:,} nodes"
+        )
+    for space in track.spaces:
+        x, y = (round(c) for c in space.centre)
+        if not (0 <= x <= LARGEST_COORDINATE and 0 <= y <= LARGEST_COORDINATE):
+            raise GPOnlineExportError(
+                f"space {space.id} lies at ({x}, {y}); GP Online's board pixels run from 0 to "
+                f"{LARGEST_COORDINATE:,}"
+            )
+    ids = [space.id for space in track.spaces]
+    if len(set(ids)) != len(ids):
+        twice = sorted({i for i in ids if ids.count(i) > 1})[:5]
+        raise GPOnlineExportError(
+            f"space id(s) {', '.join(twice)} name more than one space; GP Online needs each "
+            "space once (trackformat validate lists them)"
+        )
     graphs = build_graphs(track)
-    numbering = _numbering(track, graphs)
+    numbering = _numbering(track, graphs, warnings)
     stops_of: dict[str, int] = {}
     for corner in track.corners:
         if corner.stops not in STOPS_TO_TYPE:
@@ -185,4 +232,8 @@ def export_track(track: Track, *, image: str | None = None, info_corner: int = 0
         attributes=attributes,
         grid=grid,
     )
-    return ExportResult(dat, numbering, warnings)
+    text = format_dat(dat)
+    problem = read_back(text)
+    if problem is not None:
+        raise GPOnlineExportError(f"the file was not written, since {problem}")
+    return ExportResult(dat, numbering, warnings, text)

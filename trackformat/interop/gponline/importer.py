@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import networkx as nx
+from pydantic import ValidationError
 
 from trackformat.analysis import measure_corner
 from trackformat.graph import build_graphs
+from trackformat.interop.gponline.board import MAX_IMAGE_NAME, board_size
 from trackformat.interop.gponline.corners import corner_runs
 from trackformat.interop.gponline.dat import CURVE_STOPS, DatFile, DatNode, NodeType
 from trackformat.interop.gponline.lanes import find_lanes
@@ -34,11 +36,14 @@ from trackformat.model import (
     Link,
     Metadata,
     PitLane,
+    Space,
     Track,
 )
 
-MARGIN = 60
-"""Pixels added around the nodes when the board picture's size is unknown."""
+MAX_LANES = 8
+"""Most lanes a track may have."""
+MAX_NAME = 200
+"""Longest track name."""
 
 
 class GPOnlineImportError(ValueError):
@@ -89,6 +94,9 @@ def _apart(dat: DatFile, source: str, warnings: list[str]) -> dict[int, DatNode]
     moved one pixel to the right (outlines are cells around distinct points), with a warning.
     A node off the picture (negative or huge pixels) cannot make a track."""
     taken: dict[tuple[int, int], int] = {}
+    # Where to look for a free pixel next, per point: a pile of nodes on one point is spread
+    # in one pass, not searched from its start for every node of the pile.
+    next_free: dict[tuple[int, int], int] = {}
     nodes: dict[int, DatNode] = {}
     for n in dat.nodes:
         if not (0 <= n.x <= LARGEST_COORDINATE and 0 <= n.y <= LARGEST_COORDINATE):
@@ -96,9 +104,10 @@ def _apart(dat: DatFile, source: str, warnings: list[str]) -> dict[int, DatNode]
                 f"{source}: line {n.line}: node {n.id} lies at ({n.x}, {n.y}), off the board "
                 f"picture: board pixels run from 0 to {LARGEST_COORDINATE:,}"
             )
-        x = n.x
+        x = next_free.get((n.x, n.y), n.x)
         while (x, n.y) in taken:
             x += 1
+        next_free[(n.x, n.y)] = x + 1
         if x != n.x:
             warnings.append(
                 f"node {n.id} (line {n.line}) stands on node {taken[(n.x, n.y)]}; moved "
@@ -127,6 +136,10 @@ def import_dat(
     dat: DatFile, source: str = "<dat>", board_dir: Path | None = None, name: str | None = None
 ) -> ImportResult:
     """Turn the records of a ``.dat`` file into a track (see the module docstring)."""
+    if name is not None and len(name) > MAX_NAME:
+        raise GPOnlineImportError(
+            f"the track's name is {len(name):,} characters long; a name may have at most {MAX_NAME}"
+        )
     warnings: list[str] = []
     nodes = _apart(dat, source, warnings)
     moves = _clean_edges(dat, warnings)
@@ -154,6 +167,11 @@ def import_dat(
     )
     warnings += found.warnings
     lanes = found.lanes
+    if len(lanes) > MAX_LANES:
+        raise GPOnlineImportError(
+            f"{source}: the nodes' straight-on moves make {len(lanes)} lanes, more than the "
+            f"{MAX_LANES} a track may have"
+        )
     lane_of = {node: k for k, lane in enumerate(lanes) for node in lane}
     for k, lane in enumerate(lanes):
         stops = [n for n in lane if n in blocked]
@@ -208,18 +226,50 @@ def import_dat(
         for run in runs
     ]
     ignore = _lane_jumps(moves, lane_of, racing, warnings)
-    width, height = _board_size(dat, board_dir, warnings)
-    track = Track(
-        metadata=Metadata(
-            name=name or Path(dat.image).stem or "Imported track",
-            notes=f"Imported from GP Online file {Path(source).name}.",
-        ),
-        board=Board(image=dat.image, width=width, height=height),
+    width, height = board_size(dat, board_dir, warnings)
+    image: str | None = dat.image
+    if len(dat.image) > MAX_IMAGE_NAME:
+        warnings.append(
+            f"the board picture's name is {len(dat.image):,} characters long, more than the "
+            f"{MAX_IMAGE_NAME:,} a track holds; the track names no picture"
+        )
+        image = None
+    try:
+        track = _track(
+            Metadata(
+                name=name or Path(dat.image).stem[:MAX_NAME] or "Imported track",
+                notes=f"Imported from GP Online file {Path(source).name}.",
+            ),
+            Board(image=image, width=width, height=height),
+            lanes, spaces, links, corners, found.finish, chain, boxes, entry, exit_, pit_nodes,
+            ignore,
+        )
+        track = _with_measures(track, dat, warnings)
+    except ValidationError as err:
+        # Every limit of the format is checked above; this keeps a missed one a message.
+        first = err.errors()[0]
+        where = "/".join(str(part) for part in first["loc"])
+        raise GPOnlineImportError(
+            f"{source}: the file makes no valid track: {where}: {first['msg']}"
+        ) from None
+    return ImportResult(track, warnings)
+
+
+def _track(
+    metadata: Metadata, board: Board, lanes: list[list[int]], spaces: list[Space],
+    links: list[Link], corners: list[Corner], finish: list[int | None], chain: list[int],
+    boxes: list[int], entry: list[Link], exit_: list[Link], pit_nodes: set[int],
+    ignore: list[Ignore],
+) -> Track:
+    """The imported track's record, from the parts worked out by :func:`import_dat`."""
+    return Track(
+        metadata=metadata,
+        board=board,
         lanes=[Lane(id=str(i + 1)) for i in range(len(lanes))],
         spaces=spaces,
         links=links,
         corners=corners,
-        finish_line=FinishLine(spaces=[str(f) for f in found.finish if f is not None]),
+        finish_line=FinishLine(spaces=[str(f) for f in finish if f is not None]),
         grid=[],
         pit_lane=PitLane(
             spaces=[str(p) for p in chain],
@@ -231,8 +281,6 @@ def import_dat(
         else None,
         ignore=ignore,
     )
-    track = _with_measures(track, dat, warnings)
-    return ImportResult(track, warnings)
 
 
 def _drop_blocked_moves(
@@ -343,25 +391,3 @@ def _with_measures(track: Track, dat: DatFile, warnings: list[str]) -> Track:
     else:
         warnings.append("the file has no grid section; the track has no start grid yet")
     return track.model_copy(update={"corners": corners, "grid": grid})
-
-
-def _board_size(dat: DatFile, board_dir: Path | None, warnings: list[str]) -> tuple[int, int]:
-    if board_dir is not None:
-        picture = board_dir / dat.image
-        if picture.is_file():
-            try:
-                from PIL import Image
-
-                with Image.open(picture) as image:
-                    return image.size
-            except OSError as err:
-                warnings.append(
-                    f"board picture {picture.name} cannot be read ({err}); size guessed"
-                )
-    width = max((n.x for n in dat.nodes), default=0) + MARGIN
-    height = max((n.y for n in dat.nodes), default=0) + MARGIN
-    warnings.append(
-        f"board picture {dat.image} not found beside the file; "
-        f"board size set to {width} x {height} from the nodes"
-    )
-    return width, height
