@@ -7,7 +7,7 @@ link drawn the wrong way round along it is caught.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from itertools import pairwise
 
 import networkx as nx
@@ -16,6 +16,7 @@ from trackformat.analysis import reachable, strongly_connected
 from trackformat.graph import LinkKind, TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
+from trackformat.lint.rules.open_lap import lap_open, open_ends
 from trackformat.lint.rules.references import (
     id_list,
     in_file_order,
@@ -141,46 +142,6 @@ def _main_component(graphs: TrackGraphs, components: list[set[str]]) -> int | No
     )
 
 
-def lap_open(graphs: TrackGraphs) -> bool:
-    """Whether the circuit has no closed loop yet (a track being laid stretch by stretch): no
-    track space can be driven round back to itself. REACH004 then says so once, and the rules
-    whose findings would only repeat it in other words (unreachable spaces, no way to finish,
-    no lap) stay silent until it is closed."""
-
-    def compute() -> bool:
-        if len(graphs.successors("circuit")) > 1 and strongly_connected(graphs, "circuit"):
-            return False  # the sound track's case, told without building a networkx graph
-        circuit = graphs.circuit
-        if not circuit.number_of_nodes():
-            return False
-        return not any(
-            len(part) > 1 or circuit.has_edge(next(iter(part)), next(iter(part)))
-            for part in nx.strongly_connected_components(circuit)
-        )
-
-    return graphs.remember("lap_open", compute)
-
-
-def _open_ends(graphs: TrackGraphs) -> tuple[list[str], list[str]]:
-    """The track spaces where the unfinished circuit's lanes start and stop, in file order.
-
-    A lane stops where no track link leads on, and also where its last space's only moves are
-    diagonals onto such a stop: on staggered lanes the side lanes' last spaces lead onto the
-    middle lane's, which lies half a space ahead, yet those lanes end there too and the next
-    stretch continues them. Starts likewise, with the links turned round.
-    """
-    ahead, behind = graphs.successors("circuit"), graphs.predecessors("circuit")
-
-    def ends(onward: Mapping[str, Iterable[str]]) -> list[str]:
-        last = {s for s in onward if not onward[s]}
-        return [s for s in onward if s in last or (
-            graphs.lane_of(s) is not None
-            and all(graphs.lane_of(n) != graphs.lane_of(s) for n in onward[s])
-            and set(onward[s]) <= last)]
-
-    return in_file_order(graphs, ends(behind)), in_file_order(graphs, ends(ahead))
-
-
 @rule(
     "REACH003",
     "trap",
@@ -206,12 +167,12 @@ def trap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     main_index = _main_component(graphs, [members[b] for b in blocks])
     main = blocks[main_index] if main_index is not None else None
     # While the lap is still open its loose ends are dead ends: REACH004 says so once.
-    open_ends = set(_open_ends(graphs)[1]) if lap_open(graphs) else set()
+    loose = set(open_ends(graphs)[1]) if lap_open(graphs) else set()
     for block in blocks:
         if block == main or condensed.out_degree(block) or not condensed.in_degree(block):
             continue
         ids = in_file_order(graphs, members[block])
-        if len(ids) == 1 and ids[0] in open_ends:
+        if len(ids) == 1 and ids[0] in loose:
             continue
         if len(ids) == 1:
             noun = kind_noun(graphs.spaces[ids[0]].kind)
@@ -285,7 +246,7 @@ def loop_broken(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
 
 def _unfinished(graphs: TrackGraphs) -> Finding:
     """The one problem of a track whose lanes do not come round yet."""
-    starts, stops = _open_ends(graphs)
+    starts, stops = open_ends(graphs)
     ends = stops + [s for s in starts if s not in stops]
     return _at(
         graphs,
