@@ -9,17 +9,15 @@ from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QFrame,
     QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
     QScrollArea,
     QUndoView,
-    QWidget,
 )
 
-from editor import autosave, board_picture, file_places, menus
+from editor import autosave, board_picture, docks, file_places, menus
 from editor.document import TrackDocument
 from editor.minimap import Minimap
 from editor.panels.inspector import Inspector
@@ -61,6 +59,17 @@ class MainWindow(QMainWindow):
     redo_action: QAction
     tool_actions: QActionGroup
     recent_menu: QMenu
+    # Made by editor.docks.build:
+    problems: ProblemsPanel
+    undo_view: QUndoView
+    layers: LayersPanel
+    options_area: QScrollArea
+    problems_dock: QDockWidget
+    options_dock: QDockWidget
+    inspector_dock: QDockWidget
+    history_dock: QDockWidget
+    layers_dock: QDockWidget
+    testdrive_dock: QDockWidget
     # Made by editor.board_aids.install:
     snap_action: QAction
     snap_label: QLabel
@@ -92,7 +101,7 @@ class MainWindow(QMainWindow):
         self.document: TrackDocument = TrackDocument(empty_track(), None, self)
         self.autosaver: autosave.Autosaver | None = None
         self.tools: dict[str, Tool] = {}
-        self._build_docks()
+        docks.build(self)
         menus.build(self)
         self.set_document(self.document)
         self.resize(1400, 900)
@@ -313,50 +322,6 @@ class MainWindow(QMainWindow):
 
     def _scan_problem(self, message: str) -> None:
         self.show_status(message + " (File > Relink board picture)")
-
-    # Building the window ---------------------------------------------------------------------
-
-    def _build_docks(self) -> None:
-        self.problems = ProblemsPanel(self)
-        self.problems.activated.connect(self.go_to)
-        self.undo_view = QUndoView(self)
-        self.undo_view.setEmptyLabel("Opened")
-        self.layers = LayersPanel(self.scene, self)
-        self.problems_dock = self._dock(
-            "Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea
-        )
-        # Above the inspector, in the column the panels already take: the board keeps its width.
-        # The options scroll rather than grow, so the window still fits a laptop's screen.
-        self.options_area = QScrollArea(self)
-        self.options_area.setWidgetResizable(True)
-        self.options_area.setFrameShape(QFrame.Shape.NoFrame)
-        self.options_dock = self._dock(
-            "Tool options", self.options_area, Qt.DockWidgetArea.RightDockWidgetArea
-        )
-        self.inspector_dock = self._dock(
-            "Inspector", QWidget(), Qt.DockWidgetArea.RightDockWidgetArea
-        )
-        self.history_dock = self._dock(
-            "History", self.undo_view, Qt.DockWidgetArea.RightDockWidgetArea
-        )
-        self.layers_dock = self._dock("Layers", self.layers, Qt.DockWidgetArea.RightDockWidgetArea)
-        # The panels' column runs the window's full height beside the problems, and History
-        # shares a tab with Layers: the window fits a laptop's screen.
-        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.tabifyDockWidget(self.history_dock, self.layers_dock)
-        self.layers_dock.raise_()
-        self.testdrive_dock = self._dock(
-            "Test drive", QWidget(), Qt.DockWidgetArea.BottomDockWidgetArea
-        )
-        self.tabifyDockWidget(self.problems_dock, self.testdrive_dock)
-        self.problems_dock.raise_()
-
-    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(title)
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        return dock
 
     def _bind_undo_actions(self) -> None:
         stack = self.document.undo_stack
