@@ -6,22 +6,24 @@ window stays usable; Cancel stops it between chunks of races. The numbers are th
 command line's `trackformat testdrive` for the same settings. Pin keeps a report, so that after
 an edit the corner table shows which corners changed beyond their 95% intervals (the same
 comparison as `trackformat testdrive compare`).
+
+This module lays the panel out and holds its run control, pinning, heatmap and replay; the
+settings form is in :mod:`editor.panels.testdrive_settings`, the batch that runs in the worker
+thread in :mod:`editor.panels.testdrive_job`, and the report's text and corner table in
+:mod:`editor.panels.testdrive_report`.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, QThread, Signal
+from PySide6.QtCore import Qt, QThread, Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QFormLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
     QMessageBox,
     QProgressBar,
@@ -35,62 +37,18 @@ from PySide6.QtWidgets import (
 )
 
 from editor.document import TrackDocument
-from editor.drive_checks import (
-    DEFAULT_BOTS,
-    DEFAULT_RACES,
-    DEFAULT_SEED,
-    broken_track_warning,
-    race_breaking,
-)
+from editor.drive_checks import broken_track_warning, race_breaking
+from editor.panels.testdrive_job import DriveJob
 from editor.panels.testdrive_report import CornerTable, report_html
+from editor.panels.testdrive_settings import DriveSettings
 from editor.replay import Replay, record
 from trackformat.lint import validate
-from trackformat.rules import RulesetError, load_ruleset, preset_names
+from trackformat.rules import RulesetError
 from trackformat.sim import Board
 from trackformat.sim.batch.compare import Change, ReportError
-from trackformat.sim.batch.testdrive import (
-    DriveError,
-    DriveSpec,
-    batch_report,
-    bot_lineup,
-    driver_factories,
-    prepare,
-    run_batch,
-)
+from trackformat.sim.batch.testdrive import DriveError, DriveSpec
 
 HEAT_KINDS = ("none", "overshoots", "eliminations", "stops")
-
-class Cancelled(Exception):
-    """Raised from the progress callback to stop a batch."""
-
-
-class DriveJob(QObject):
-    """Runs one batch; lives in a worker thread."""
-
-    progress = Signal(int, int)
-    finished = Signal(object)
-    """The report (a dict), or None when cancelled."""
-    failed = Signal(str)
-
-    def __init__(self, spec: DriveSpec, races: int, workers: int) -> None:
-        super().__init__()
-        self.spec, self.races, self.workers = spec, races, workers
-        self.cancelled = False
-
-    def run(self) -> None:
-        def progress(done: int, total: int) -> None:
-            self.progress.emit(done, total)
-            if self.cancelled:
-                raise Cancelled
-
-        try:
-            context = prepare(self.spec)
-            stats = run_batch(self.spec, self.races, self.workers, progress, context)
-            self.finished.emit(batch_report(stats, context))
-        except Cancelled:
-            self.finished.emit(None)
-        except (DriveError, RulesetError, ValueError) as err:
-            self.failed.emit(str(err))
 
 
 class TestDrivePanel(QWidget):
@@ -99,10 +57,10 @@ class TestDrivePanel(QWidget):
     heatmapChanged = Signal(object)
     """Values per space id to paint (empty: none)."""
     replayFrame = Signal(object)
+    """The replay frame to draw (None: hide the cars)."""
     said = Signal(str)
     """What the panel says of the batch (also shown in the window's status bar: the panel's
     own line can be scrolled out of sight on a small screen)."""
-    """The replay frame to draw (None: hide the cars)."""
 
     def __init__(self, document: TrackDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -119,41 +77,12 @@ class TestDrivePanel(QWidget):
 
         self.confirm: Callable[[str], bool] = self._ask
         """Asked before racing on a broken track, with the warning; True races anyway."""
-        self.bots = QLineEdit(DEFAULT_BOTS, self)
-        self.bots.setToolTip(
-            f"Bot of each car, cycled over the cars: {', '.join(sorted(driver_factories()))}"
-        )
-        self.cars = QSpinBox(self)
-        self.cars.setRange(1, 10)
-        self.cars.setValue(6)
-        self.races = QSpinBox(self)
-        self.races.setRange(1, 100_000)
-        self.races.setValue(DEFAULT_RACES)
-        self.seed = QSpinBox(self)
-        self.seed.setRange(0, 2_000_000_000)
-        self.seed.setValue(DEFAULT_SEED)
-        self.ruleset = QComboBox(self)
-        self.ruleset.setEditable(True)
-        self.ruleset.addItems(preset_names())
-        self.ruleset.setToolTip("A preset, or the path of a ruleset file of your own")
-        self.laps = QSpinBox(self)
-        self.laps.setRange(0, 20)
-        self.laps.setSpecialValueText("track's")
-        self.workers = QSpinBox(self)
-        self.workers.setRange(1, max(os.cpu_count() or 1, 1))
-        self.workers.setValue(1)
-        self.workers.setToolTip("Worker processes; more finish sooner, same results")
-        form = QFormLayout()
-        for label, widget in (
-            ("Bots", self.bots),
-            ("Cars", self.cars),
-            ("Races", self.races),
-            ("Seed", self.seed),
-            ("Rules", self.ruleset),
-            ("Laps", self.laps),
-            ("Workers", self.workers),
-        ):
-            form.addRow(label, widget)
+        self.settings = DriveSettings(self)
+        # The settings' widgets, reachable from the panel as before.
+        s = self.settings
+        self.bots, self.cars, self.races, self.seed = s.bots, s.cars, s.races, s.seed
+        self.ruleset, self.laps, self.workers = s.ruleset, s.laps, s.workers
+        form = s.form
 
         self.run_button = QPushButton("Run", self)
         self.run_button.clicked.connect(self.start)
@@ -252,14 +181,6 @@ class TestDrivePanel(QWidget):
 
     # Running ---------------------------------------------------------------------------------
 
-    def _make_spec(self) -> DriveSpec:
-        names = [n.strip() for n in self.bots.text().split(",")]
-        bots = bot_lineup(names, self.cars.value())
-        rules = load_ruleset(self.ruleset.currentText().strip() or "formula-d")
-        return DriveSpec.of(
-            self.document.track, rules, bots, self.seed.value(), laps=self.laps.value() or None
-        )
-
     def start(self) -> bool:
         """Start a batch with the panel's settings; False (and a message) when they are wrong."""
         if self._thread is not None:
@@ -271,7 +192,7 @@ class TestDrivePanel(QWidget):
                 self._say(warning.replace(", or race anyway?", "."))
                 return False
         try:
-            spec = self._make_spec()
+            spec = self.settings.spec(self.document.track)
         except (DriveError, RulesetError, ValueError) as err:
             self._say(str(err))
             return False
@@ -304,16 +225,7 @@ class TestDrivePanel(QWidget):
     def take_settings(self, other: TestDrivePanel) -> None:
         """The settings of the panel of the track open before: opening or starting another
         track keeps the bots, cars, races, seed, rules, laps and workers the designer chose."""
-        self.bots.setText(other.bots.text())
-        for mine, theirs in (
-            (self.cars, other.cars),
-            (self.races, other.races),
-            (self.seed, other.seed),
-            (self.laps, other.laps),
-            (self.workers, other.workers),
-        ):
-            mine.setValue(theirs.value())
-        self.ruleset.setCurrentText(other.ruleset.currentText())
+        self.settings.take(other.settings)
 
     def _say(self, text: str) -> None:
         self.status.setText(text)
@@ -406,7 +318,7 @@ class TestDrivePanel(QWidget):
             return False
         spec = self._spec
         board = Board.of(self.document.track)
-        rules = load_ruleset(self.ruleset.currentText().strip() or "formula-d")
+        rules = self.settings.rules()
         names = {c.id: c.name for c in self.document.track.corners}
         self.replay = record(
             board,

@@ -3,6 +3,11 @@
 The scene redraws incrementally: a space item is touched only when its ``Space`` object changed
 (edits share unchanged objects between versions), and the arrows, corners and labels, which are a
 few items each, are rebuilt when the spaces or links they depend on change.
+
+This module keeps that bookkeeping (which items are shown, for which layer, selected or not) and
+the picking of elements under the pointer; the items themselves are made in
+:mod:`editor.scene.drawings` (arrows, corner outlines and labels, problem markers, cars) and
+:mod:`editor.scene.items`.
 """
 
 from __future__ import annotations
@@ -12,29 +17,27 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QPainterPath, QPolygonF
+from PySide6.QtGui import QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsPixmapItem, QGraphicsScene
-from shapely.geometry import Polygon
-from shapely.ops import unary_union
 
 from editor.scene import style
-from editor.scene.items import (
-    ELEMENT_ID,
-    CornerItem,
-    LabelItem,
-    ProblemMarker,
-    SpaceItem,
-    arrow_path,
+from editor.scene.drawings import (
+    Arrow,
+    TileKey,
+    arrow_tiles,
+    car_labels,
+    corner_label,
+    corner_outline,
+    problem_markers,
+    tile_item,
 )
-from editor.scene.labels import heat_colour, printed_and_computed, typical_size
+from editor.scene.items import ELEMENT_ID, CornerItem, LabelItem, SpaceItem
+from editor.scene.labels import heat_colour, typical_size
 from editor.scene.scan import read_scan, scan_transform
 from editor.scene.snap import Snapper
 from editor.scene.style import Layer
-from trackformat.lint import Report, Severity
+from trackformat.lint import Report
 from trackformat.model import Placement, Track
-
-TILE_SPACES = 12
-"""Arrows are grouped in square tiles this many spaces wide."""
 
 
 class BoardScene(QGraphicsScene):
@@ -53,7 +56,7 @@ class BoardScene(QGraphicsScene):
         self.scan_item: QGraphicsPixmapItem | None = None
         self.scan_path: Path | None = None
         self.scan_opacity = 0.85
-        self._link_tiles: dict[tuple[bool, int, int], tuple[Any, QGraphicsPathItem]] = {}
+        self._link_tiles: dict[TileKey, tuple[list[Arrow], QGraphicsPathItem]] = {}
         """Arrow path items by tile, with the arrows each was drawn from."""
         self._corner_items: dict[str, tuple[Any, Any, CornerItem]] = {}
         """Each corner's outline item, with the corner and its spaces it was drawn from."""
@@ -131,38 +134,14 @@ class BoardScene(QGraphicsScene):
             self._remove(self.space_items.pop(space_id), Layer.SPACES)
 
     def _rebuild_links(self, track: Track) -> None:
-        centres = {s.id: s.centre for s in track.spaces}
-        in_corner = {s for c in track.corners for s in c.spaces}
-        links = list(track.links)
-        if track.pit_lane:
-            links += list(track.pit_lane.entry) + list(track.pit_lane.exit)
         size = typical_size(track)
-        # Arrows are grouped by board tile, one path item per tile and kind: the view then
-        # skips the tiles off screen instead of clipping one huge path on every frame, and an
-        # edit redraws only the tiles whose arrows changed.
-        tiles: dict[
-            tuple[bool, int, int], list[tuple[tuple[float, float], tuple[float, float]]]
-        ] = {}
-        tile = size * TILE_SPACES
-        for link in links:
-            if link.from_ in centres and link.to in centres:
-                start, end = centres[link.from_], centres[link.to]
-                key = (
-                    link.from_ in in_corner or link.to in in_corner,
-                    int(start[0] // tile),
-                    int(start[1] // tile),
-                )
-                tiles.setdefault(key, []).append((start, end))
+        tiles = arrow_tiles(track, size)
         for key in [k for k in self._link_tiles if tiles.get(k) != self._link_tiles[k][0]]:
             self._remove(self._link_tiles.pop(key)[1], Layer.LINKS)
         for key, pairs in tiles.items():
             if key in self._link_tiles:
                 continue
-            item = QGraphicsPathItem(
-                arrow_path([(QPointF(*a), QPointF(*b)) for a, b in pairs], size * 0.25)
-            )
-            colour, width = (style.CORNER_LINK_COLOUR, 1.6) if key[0] else (style.LINK_COLOUR, 1.0)
-            item.setPen(style.cosmetic_pen(colour, width))
+            item = tile_item(key, pairs, size)
             self._add(item, Layer.LINKS)
             self._link_tiles[key] = (pairs, item)
 
@@ -184,23 +163,15 @@ class BoardScene(QGraphicsScene):
             if corner_id in self._corner_items:
                 self._corner_items[corner_id] = (corner, members, self._corner_items[corner_id][2])
                 continue
-            shapes = [Polygon(s.polygon) for s in members if s is not None]
-            shapes = [p if p.is_valid else p.buffer(0) for p in shapes]
-            if not shapes:
+            drawn = corner_outline(members)
+            if drawn is None:
                 continue
-            outline = unary_union([p.buffer(0.5) for p in shapes])
-            path = QPainterPath()
-            for part in getattr(outline, "geoms", [outline]):
-                ring = list(part.exterior.coords)
-                path.moveTo(QPointF(*ring[0]))
-                for x, y in ring[1:]:
-                    path.lineTo(QPointF(x, y))
+            path, label_at = drawn
             corner_item = CornerItem(corner.id, path)
             corner_item.selected = corner.id in self.selection
             self._add(corner_item, Layer.CORNERS)
             self._corner_items[corner_id] = (corner, members, corner_item)
-            centre = outline.centroid
-            self._corner_labels[corner.id] = (centre.x, centre.y)
+            self._corner_labels[corner.id] = label_at
         self._rebuild_corner_labels(track)
 
     def show_corner_paths(self, paths: Mapping[str, tuple[int | None, int | None]]) -> None:
@@ -216,15 +187,7 @@ class BoardScene(QGraphicsScene):
         for corner in track.corners:
             if corner.id not in self._corner_labels:
                 continue
-            computed = self.corner_paths.get(corner.id)
-            long = printed_and_computed(
-                corner.printed_long, computed[0] if computed else corner.printed_long
-            )
-            short = printed_and_computed(
-                corner.printed_short, computed[1] if computed else corner.printed_short
-            )
-            stops = f"{corner.stops} stop{'s' if corner.stops != 1 else ''}"
-            label = LabelItem(f"{stops}  {long}/{short}", style.STOPS_BOX, QColor(0, 0, 0))
+            label = corner_label(corner, self.corner_paths.get(corner.id))
             label.setPos(*self._corner_labels[corner.id])
             self._add(label, Layer.CORNERS)
 
@@ -264,18 +227,7 @@ class BoardScene(QGraphicsScene):
         for item in self.layer_items[Layer.PROBLEMS]:
             self.removeItem(item)
         self.layer_items[Layer.PROBLEMS] = []
-        for diagnostic in report.diagnostics:
-            if diagnostic.severity == Severity.INFO or diagnostic.location.point is None:
-                continue
-            colour = (
-                style.PROBLEM_ERROR
-                if diagnostic.severity == Severity.ERROR
-                else style.PROBLEM_WARNING
-            )
-            marker = ProblemMarker(
-                colour, f"{diagnostic.code}: {diagnostic.message}", diagnostic.location.elements
-            )
-            marker.setPos(*diagnostic.location.point)
+        for marker in problem_markers(report):
             self._add(marker, Layer.PROBLEMS)
 
     def show_heatmap(self, values: Mapping[str, float]) -> None:
@@ -295,16 +247,7 @@ class BoardScene(QGraphicsScene):
             self.removeItem(item)
         self.layer_items[Layer.CARS] = []
         centres = {s.id: s.centre for s in self.track.spaces} if self.track else {}
-        for number, space, status in cars:
-            if space not in centres:
-                continue
-            colour = style.CAR_COLOURS[number % len(style.CAR_COLOURS)]
-            out = status in ("eliminated",)
-            label = LabelItem(
-                str(number + 1), style.CAR_OUT if out else colour, QColor(255, 255, 255), 10.0
-            )
-            label.setPos(*centres[space])
-            label.setToolTip(f"car {number + 1}: {status} on {space}")
+        for label in car_labels(cars, centres):
             self._add(label, Layer.CARS)
 
     # Scan ------------------------------------------------------------------------------------

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
 from editor.alignment import fit_transform, residuals, transform_track
 from editor.edits import EditError
+from editor.placement import fit_placement
 from tests.factories import ring
 from trackformat.lint import validate
 
@@ -61,6 +63,11 @@ def test_aligned_track_keeps_its_shape_and_stays_sound() -> None:
         ([((0, 0), (0, 0)), ((1, 1), (2, 2)), ((2, 2), (4, 4))], "one line"),
     ],
 )
-def test_bad_matches_are_explained(pairs: list, message: str) -> None:
+@pytest.mark.parametrize("fit", [fit_transform, fit_placement], ids=["track", "picture"])
+def test_bad_matches_are_explained(
+    fit: Callable[[list], object], pairs: list, message: str
+) -> None:
+    """The same bad matches are explained alike whether the track is moved onto the scan or
+    the picture onto the board."""
     with pytest.raises(EditError, match=message):
-        fit_transform(pairs)
+        fit(pairs)

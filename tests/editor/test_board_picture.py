@@ -31,6 +31,18 @@ def _click(window, qtbot, board_point: tuple[float, float]) -> None:  # type: ig
     qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=where)
 
 
+def _align_tool(window, ring_file: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The Align tool with its options shown, on the ring under a 1200 x 1200 picture laid
+    pixel for pixel and the whole board in view."""
+    window.open_path(ring_file)
+    window.set_board_picture(_picture(tmp_path / "board.png", 1200, 1200))
+    window.view.fit()
+    window.choose_tool("Align")
+    tool = window.view.tool
+    tool.options()
+    return tool
+
+
 def _scan_pixel_on_screen(window, x: float, y: float) -> QColor:  # type: ignore[no-untyped-def]
     """The colour the window shows at the board point where picture pixel (x, y) is drawn."""
     scene_point = window.scene.scan_item.mapToScene(QPointF(x, y))
@@ -120,12 +132,7 @@ def test_align_moves_the_picture_onto_the_track_and_the_file_keeps_it(
 def test_more_pairs_than_needed_report_the_residual(
     window, ring_file: Path, tmp_path: Path, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
-    window.open_path(ring_file)
-    window.set_board_picture(_picture(tmp_path / "board.png", 1200, 1200))
-    window.view.fit()
-    window.choose_tool("Align")
-    tool = window.view.tool
-    tool.options()
+    tool = _align_tool(window, ring_file, tmp_path)
     assert not tool.shape_box.isVisibleTo(tool.options()), "only for moving the picture"
     tool.mode_box.setCurrentText(MOVE_PICTURE)
     assert tool.shape_box.isVisibleTo(tool.options())
@@ -202,12 +209,7 @@ def test_relinking_a_missing_picture_of_another_size_scales_it_to_the_board(
 def test_the_picture_is_moved_and_turned_by_hand_one_step_per_drag(
     window, ring_file: Path, tmp_path: Path, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
-    window.open_path(ring_file)
-    window.set_board_picture(_picture(tmp_path / "board.png", 1200, 1200))
-    window.view.fit()
-    window.choose_tool("Align")
-    tool = window.view.tool
-    tool.options()
+    tool = _align_tool(window, ring_file, tmp_path)
     tool.mode_box.setCurrentText(BY_HAND)
     viewport = window.view.viewport()
     steps_before = window.document.undo_stack.count()

@@ -6,7 +6,6 @@ import math
 
 import pytest
 
-from editor.edits import EditError
 from editor.placement import (
     board_scaled_to_picture,
     board_to_picture,
@@ -72,19 +71,6 @@ def test_three_pairs_give_an_affine_map_exactly() -> None:
     assert fit.kind == "affine" and fit.worst is None
     assert fit.placement.apply(500, 300) == pytest.approx(slant(500, 300), abs=1e-3)
     assert board_to_picture(fit.placement, *slant(500, 300)) == pytest.approx((500, 300))
-
-
-@pytest.mark.parametrize(
-    ("pairs", "message"),
-    [
-        ([((0, 0), (1, 1))], "at least two"),
-        ([((5, 5), (0, 0)), ((5, 5), (3, 3))], "same point"),
-        ([((0, 0), (0, 0)), ((1, 1), (2, 2)), ((2, 2), (4, 4))], "one line"),
-    ],
-)
-def test_bad_matches_are_explained(pairs: list, message: str) -> None:
-    with pytest.raises(EditError, match=message):
-        fit_placement(pairs)
 
 
 def test_a_relinked_picture_of_another_size_covers_the_same_board() -> None:

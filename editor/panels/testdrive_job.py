@@ -1,0 +1,45 @@
+"""The test drive's batch, run off the UI thread.
+
+The panel owns the thread; this module holds only what runs in it, so the run control (start,
+progress, cancel) and the widgets stay apart from the code that must never touch a widget.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from trackformat.rules import RulesetError
+from trackformat.sim.batch.testdrive import DriveError, DriveSpec, batch_report, prepare, run_batch
+
+
+class Cancelled(Exception):
+    """Raised from the progress callback to stop a batch."""
+
+
+class DriveJob(QObject):
+    """Runs one batch; lives in a worker thread."""
+
+    progress = Signal(int, int)
+    finished = Signal(object)
+    """The report (a dict), or None when cancelled."""
+    failed = Signal(str)
+
+    def __init__(self, spec: DriveSpec, races: int, workers: int) -> None:
+        super().__init__()
+        self.spec, self.races, self.workers = spec, races, workers
+        self.cancelled = False
+
+    def run(self) -> None:
+        def progress(done: int, total: int) -> None:
+            self.progress.emit(done, total)
+            if self.cancelled:
+                raise Cancelled
+
+        try:
+            context = prepare(self.spec)
+            stats = run_batch(self.spec, self.races, self.workers, progress, context)
+            self.finished.emit(batch_report(stats, context))
+        except Cancelled:
+            self.finished.emit(None)
+        except (DriveError, RulesetError, ValueError) as err:
+            self.failed.emit(str(err))
