@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,10 +11,29 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings
 
 from tests.factories import ring
 from trackformat.io import save_track
+
+
+def _bury_the_dead() -> None:
+    """Delete the widgets closed so far and collect their Python wrappers, now.
+
+    Every test leaves a closed window behind. Left to Python's cycle collector, its wrappers die
+    whenever the next collection runs, which may be in the middle of another window's paint
+    event, and Qt then deletes widgets under the painter's feet (a segmentation fault a few
+    tests later). Done here, between tests, nothing else is drawing."""
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    gc.collect()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+@pytest.fixture(autouse=True)
+def _windows_die_between_tests(qapp) -> Iterator[None]:  # type: ignore[no-untyped-def]
+    _bury_the_dead()
+    yield
+    _bury_the_dead()
 
 
 @pytest.fixture
@@ -35,3 +55,5 @@ def window(qtbot, tmp_path: Path) -> Iterator[object]:  # type: ignore[no-untype
     yield win
     win.validation.wait()
     win.unsaved_answer = "discard"
+    win.close()
+    win.deleteLater()
