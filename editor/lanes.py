@@ -63,14 +63,19 @@ class LaneSettings:
         return list(self.stagger)
 
 
+def _numbers(text: str, kind: type[int] | type[float], example: str) -> tuple[float, ...]:
+    """The numbers of "12" or "14, 13, 12" (commas or spaces between), or an error showing
+    ``example`` of what is wanted."""
+    try:
+        return tuple(kind(part) for part in re.split(r"[,\s]+", text.strip()) if part)
+    except ValueError:
+        raise EditError(f"{example} (not {text!r})") from None
+
+
 def parse_counts(text: str) -> tuple[int, ...]:
     """ "12" or "14, 13, 12" as spaces per lane."""
-    try:
-        counts = tuple(int(part) for part in re.split(r"[,\s]+", text.strip()) if part)
-    except ValueError:
-        raise EditError(
-            f"spaces per lane are whole numbers, like 12 or 14,13,12 (not {text!r})"
-        ) from None
+    counts = tuple(int(n) for n in _numbers(text, int, "spaces per lane are whole numbers, "
+                                                    "like 12 or 14,13,12"))
     if not counts or any(c < 1 or c > 500 for c in counts):
         raise EditError("spaces per lane are between 1 and 500")
     return counts
@@ -78,12 +83,7 @@ def parse_counts(text: str) -> tuple[int, ...]:
 
 def parse_stagger(text: str) -> tuple[float, ...]:
     """ "0.5" (every other lane) or "0, 0.5, 0" (lane by lane) as shares of a space; "" none."""
-    try:
-        shares = tuple(float(part) for part in re.split(r"[,\s]+", text.strip()) if part)
-    except ValueError:
-        raise EditError(
-            f"a stagger is a share of a space, like 0.5 or 0,0.5,0 (not {text!r})"
-        ) from None
+    shares = _numbers(text, float, "a stagger is a share of a space, like 0.5 or 0,0.5,0")
     if any(not 0 <= share < 1 for share in shares):
         raise EditError("a lane's stagger is a share of a space, from 0 to under 1")
     return shares

@@ -275,8 +275,19 @@ def walk_routes(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
             continue
         u = current[R_END]
         children = []
-        if current[R_IN_PIT]:
-            for v in pit_next[u]:
+        # In the pit lane a car follows the pit lane's moves; on the track, the track's.
+        onward = pit_next if current[R_IN_PIT] else track_next
+        for v in onward[u]:
+            if v < 0:
+                break
+            nxt = _step(current, v, track_next, lane, lane_index, lane_length, corner,
+                        corner_stops, in_pit, is_box, occupied, debris, passable,
+                        passable_count, roll, may_pit, car_box, max_changes, dist_cache,
+                        walk, shapes)
+            if len(nxt):
+                children.append(nxt)
+        if may_pit and not current[R_IN_PIT]:
+            for v in pit_entry[u]:
                 if v < 0:
                     break
                 nxt = _step(current, v, track_next, lane, lane_index, lane_length, corner,
@@ -285,26 +296,6 @@ def walk_routes(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
                             walk, shapes)
                 if len(nxt):
                     children.append(nxt)
-        else:
-            for v in track_next[u]:
-                if v < 0:
-                    break
-                nxt = _step(current, v, track_next, lane, lane_index, lane_length, corner,
-                            corner_stops, in_pit, is_box, occupied, debris, passable,
-                            passable_count, roll, may_pit, car_box, max_changes, dist_cache,
-                            walk, shapes)
-                if len(nxt):
-                    children.append(nxt)
-            if may_pit:
-                for v in pit_entry[u]:
-                    if v < 0:
-                        break
-                    nxt = _step(current, v, track_next, lane, lane_index, lane_length,
-                                corner, corner_stops, in_pit, is_box, occupied, debris,
-                                passable, passable_count, roll, may_pit, car_box,
-                                max_changes, dist_cache, walk, shapes)
-                    if len(nxt):
-                        children.append(nxt)
         for i in range(len(children) - 1, -1, -1):
             stack.append(children[i])
 
