@@ -10,7 +10,9 @@ first in the engine's order, and a route whose future is that of one already wal
 followed again (the same key as the plain walk's).
 
 A route is a row of ints (the ``R_*`` columns); :mod:`trackformat.sim.kernel.price` turns
-routes into moves.
+routes into moves. The walk keeps its routes in one table (a row per route, grown by doubling)
+and finds the routes already walked with a hash table of row numbers, so that a step writes one
+row and allocates nothing.
 """
 
 from __future__ import annotations
@@ -21,6 +23,15 @@ import numpy.typing as npt
 from trackformat.sim.kernel.jit import compiled
 
 Ints = npt.NDArray[np.int64]
+
+BoardTables = tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints]
+"""What a walk reads of the board, in this order: ``track_next``, ``pit_next``, ``pit_entry``,
+``lane``, ``lane_index``, ``lane_length``, ``corner``, ``corner_stops``, ``in_pit``, ``is_box``
+(see :class:`~trackformat.sim.kernel.arrays.BoardArrays`)."""
+Setting = tuple[Ints, Ints, Ints, Ints]
+"""What a walk reads of the race, in this order: ``occupied`` and ``debris`` (a flag per space:
+the other cars, the debris markers), ``passable`` (per lane, the positions of the cars and
+debris in it, padded with -1) and ``passable_count`` (how many per lane)."""
 
 MAX_LEFT = 4
 """Lanes a route may have left and remember (one entry per lane)."""
@@ -39,21 +50,38 @@ MAX_DEPTH = 48
 """Spaces a route may cover (a sixth-gear roll is at most 30)."""
 ROUTE_COLUMNS = R_PATH + MAX_DEPTH
 
-W_BASE, W_OWN_LANE, W_LIMITED_UNTIL, W_ENTRIES_FROM = range(4)
-WALK_COLUMNS = 4
-"""How a walk differs for slipstream extras: spaces beyond ``W_BASE`` follow the patterns,
-from the lane ``W_OWN_LANE``; lane changes are limited only up to ``W_LIMITED_UNTIL``; corners
-entered from ``W_ENTRIES_FROM`` on are counted. :data:`PLAIN` for an ordinary move."""
+I_MARKS = ROUTE_COLUMNS
+"""Columns the walk adds to a route: the lanes left, sorted by lane, each with the first car or
+debris after where it was left (what the route's key keeps of them, -1 padded)..."""
+I_HASH = I_MARKS + 2 * MAX_LEFT
+"""... the hash of the route's key ..."""
+I_PARENT = I_HASH + 1
+"""... and, for a route waiting on the walk's stack, the row of the route it extends (its path
+is copied from there once the route is kept)."""
+WALK_ROW = I_PARENT + 1
+"""Columns of a row of the walk's route table."""
+
+(W_BASE, W_OWN_LANE, W_LIMITED_UNTIL, W_ENTRIES_FROM, W_ROLL, W_MAY_PIT, W_CAR_BOX,
+ W_MAX_CHANGES) = range(8)
+WALK_COLUMNS = 8
+"""The numbers of a walk: spaces beyond ``W_BASE`` follow the slipstream patterns, from the lane
+``W_OWN_LANE``; lane changes are limited only up to ``W_LIMITED_UNTIL``; corners entered from
+``W_ENTRIES_FROM`` on are counted (for an ordinary move: -1, -1, :data:`NEVER`, :data:`NEVER`);
+then the spaces to walk, whether the car may turn into the pit lane, its box (-1: none) and the
+lane changes allowed on a straight."""
 NEVER = 1 << 30
-PLAIN = (-1, -1, NEVER, NEVER)
+
+FIRST_ROUTES = 256
+"""Rows of a walk's route table to begin with (it doubles when full)."""
 
 
 @compiled
-def _distances(anchor: int, roll: int, track_next: Ints, corner: Ints, occupied: Ints) -> Ints:
-    """Fewest steps from ``anchor`` to each free straight space ahead (-1: not reached)."""
-    dist = np.full(len(corner), -1, np.int64)
+def _distances(anchor: int, roll: int, track_next: Ints, corner: Ints, occupied: Ints,
+               dist: Ints, queue: Ints) -> None:
+    """Fewest steps from ``anchor`` to each free straight space ahead, into ``dist`` (-1: not
+    reached); ``queue`` is room for the search."""
+    dist[:] = -1
     dist[anchor] = 0
-    queue = np.empty(len(corner), np.int64)
     queue[0] = anchor
     head, tail = 0, 1
     while head < tail:
@@ -68,80 +96,25 @@ def _distances(anchor: int, roll: int, track_next: Ints, corner: Ints, occupied:
                 dist[v] = dist[u] + 1
                 queue[tail] = v
                 tail += 1
-    return dist
 
 
 @compiled
-def _passed(lane: int, left_at: int, back_at: int, passable: Ints, passable_count: Ints,
-            lane_length: Ints) -> bool:
-    """Whether a car or debris stands in ``lane`` strictly between two of its positions."""
-    length = lane_length[lane] if lane_length[lane] > 0 else 1
-    span = (back_at - left_at) % length
-    for k in range(passable_count[lane]):
-        offset = (passable[lane, k] - left_at) % length
-        if 0 < offset < span:
-            return True
-    return False
-
-
-@compiled
-def _next_passable(lane: int, after: int, passable: Ints, passable_count: Ints,
-                   lane_length: Ints) -> int:
-    """Lane position of the first car or debris ahead of ``after`` in ``lane`` (-1: none)."""
-    length = lane_length[lane] if lane_length[lane] > 0 else 1
-    found, best = -1, -1
-    for k in range(passable_count[lane]):
-        p = passable[lane, k]
-        gap = (p - after - 1) % length
-        if best < 0 or gap < best:
-            found, best = p, gap
-    return found
-
-
-@compiled
-def _key(route: Ints, passable: Ints, passable_count: Ints,
-         lane_length: Ints) -> tuple[int, ...]:
-    """What a route's future depends on: routes with equal keys have the same futures."""
-    k = route.copy()
-    # The lanes left, sorted by lane, each with the next car or debris after where it was left.
-    n = route[R_NLEFT]
-    lanes = np.full(MAX_LEFT, -1, np.int64)
-    marks = np.full(MAX_LEFT, -1, np.int64)
-    for i in range(n):
-        lanes[i] = route[R_LEFT + 2 * i]
-        marks[i] = _next_passable(route[R_LEFT + 2 * i], route[R_LEFT + 2 * i + 1], passable,
-                                  passable_count, lane_length)
-    order = np.argsort(lanes[:n])
-    for i in range(MAX_LEFT):
-        if i < n:
-            k[R_LEFT + 2 * i] = lanes[order[i]]
-            k[R_LEFT + 2 * i + 1] = marks[order[i]]
-        else:
-            k[R_LEFT + 2 * i] = -1
-            k[R_LEFT + 2 * i + 1] = -1
-    return (k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12],
-            k[13], k[14], k[15], k[16], k[17], k[18], k[19], k[20], k[21], k[22], k[23], k[24],
-            k[25], k[26], k[27], k[28], k[29], k[30], k[31], k[32], k[33], k[34], k[35], k[36],
-            k[37], k[38], k[39], k[40], k[41], k[42], k[43], k[44], k[45])
-
-
-@compiled
-def _step(route: Ints, v: int, track_next: Ints, lane: Ints, lane_index: Ints,
-          lane_length: Ints, corner: Ints, corner_stops: Ints, in_pit: Ints, is_box: Ints,
-          occupied: Ints, debris: Ints, passable: Ints, passable_count: Ints, roll: int,
-          may_pit: bool, car_box: int, max_changes: int, dist_cache: dict[int, Ints],
-          walk: Ints, shapes: Ints) -> Ints:
-    """``route`` extended by one space to ``v``; an empty row when the rules forbid it."""
-    none = np.empty(0, np.int64)
+def _step(route: Ints, nxt: Ints, v: int, board: BoardTables, setting: Setting, walk: Ints,
+          shapes: Ints, dist: Ints) -> bool:
+    """Write ``route`` extended by one space to ``v`` into ``nxt`` (its columns before the
+    path); False when the rules forbid that step. ``dist`` holds the distances from the
+    route's anchor when lane changes are still limited at the next depth."""
+    lane, lane_index, lane_length, corner, corner_stops, in_pit, is_box = board[3:]
+    occupied, debris, passable, passable_count = setting
     if occupied[v]:
-        return none
+        return False
     u = route[R_END]
     depth = route[R_DEPTH] + 1
     base = walk[W_BASE]
     if base >= 0 and depth > base:
         # A slipstream extra: out of the pit lane, in one of the patterns' lanes.
         if in_pit[v]:
-            return none
+            return False
         fits = False
         for shape in range(len(shapes)):
             fits = True
@@ -153,25 +126,24 @@ def _step(route: Ints, v: int, track_next: Ints, lane: Ints, lane_index: Ints,
             if fits:
                 break
         if not fits:
-            return none
+            return False
     if depth > MAX_DEPTH:
         raise ValueError("a route longer than the kernel keeps")
-    nxt = route.copy()
+    nxt[:R_PATH] = route[:R_PATH]
     nxt[R_END] = v
     nxt[R_DEPTH] = depth
-    nxt[R_PATH + depth - 1] = v
     if in_pit[v]:
-        if not route[R_IN_PIT] and not may_pit:
-            return none
-        if is_box[v] and v != car_box:
-            return none
+        if not route[R_IN_PIT] and not walk[W_MAY_PIT]:
+            return False
+        if is_box[v] and v != walk[W_CAR_BOX]:
+            return False
         nxt[R_IN_PIT] = 1
         nxt[R_ANCHOR] = -1
         nxt[R_ANCHOR_DEPTH] = 0
-        nxt[R_AT_BOX] = 1 if v == car_box else 0
+        nxt[R_AT_BOX] = 1 if v == walk[W_CAR_BOX] else 0
         nxt[R_CORNER] = -1
         nxt[R_STOPS] = 0
-        return nxt
+        return True
     corner_u, corner_v = corner[u], corner[v]
     if route[R_IN_PIT]:
         nxt[R_DEBRIS] += debris[v]
@@ -180,28 +152,24 @@ def _step(route: Ints, v: int, track_next: Ints, lane: Ints, lane_index: Ints,
         nxt[R_STOPS] = 0
         nxt[R_ANCHOR] = -1 if corner_v >= 0 else v
         nxt[R_ANCHOR_DEPTH] = 0 if corner_v >= 0 else depth
-        return nxt
+        return True
     lane_u, lane_v = lane[u], lane[v]
     if route[R_LOCK] >= 0 and lane_v != route[R_LOCK]:
-        return none
+        return False
+    limited = depth <= walk[W_LIMITED_UNTIL]
     if corner_v >= 0:
         nxt[R_ANCHOR] = -1
         nxt[R_ANCHOR_DEPTH] = 0
     elif route[R_ANCHOR] < 0:
         nxt[R_ANCHOR] = v
         nxt[R_ANCHOR_DEPTH] = depth
-    elif depth <= walk[W_LIMITED_UNTIL]:
-        anchor = route[R_ANCHOR]
-        if anchor not in dist_cache:
-            dist_cache[anchor] = _distances(anchor, roll, track_next, corner, occupied)
-        if dist_cache[anchor][v] != depth - route[R_ANCHOR_DEPTH]:
-            return none  # a longer way to a straight space than its shortest
-    if lane_u != lane_v and corner_u < 0 and depth <= walk[W_LIMITED_UNTIL]:
+    elif limited and dist[v] != depth - route[R_ANCHOR_DEPTH]:
+        return False  # a longer way to a straight space than its shortest
+    if lane_u != lane_v and corner_u < 0 and limited:
         # Only straights limit lane changes and forbid weaving; corners follow the arrows.
         departed = -1
-        n = route[R_NLEFT]
         kept = 0
-        for i in range(n):
+        for i in range(route[R_NLEFT]):
             left_lane, left_at = route[R_LEFT + 2 * i], route[R_LEFT + 2 * i + 1]
             if left_lane == lane_v:
                 departed = left_at
@@ -210,22 +178,31 @@ def _step(route: Ints, v: int, track_next: Ints, lane: Ints, lane_index: Ints,
                 nxt[R_LEFT + 2 * kept + 1] = left_at
                 kept += 1
         nxt[R_CHANGES] = route[R_CHANGES] + 1
-        if nxt[R_CHANGES] > max_changes:
-            return none
+        if nxt[R_CHANGES] > walk[W_MAX_CHANGES]:
+            return False
         if kept >= MAX_LEFT:
             raise ValueError("a route left more lanes than the kernel keeps")
         nxt[R_LEFT + 2 * kept] = lane_u
         nxt[R_LEFT + 2 * kept + 1] = lane_index[u]
         nxt[R_NLEFT] = kept + 1
-        if departed >= 0 and not _passed(lane_v, departed, lane_index[v], passable,
-                                         passable_count, lane_length):
-            return none
+        if departed >= 0:
+            # Back into a lane it left: only past a car or debris standing in that lane.
+            length = lane_length[lane_v] if lane_length[lane_v] > 0 else 1
+            span = (lane_index[v] - departed) % length
+            passed = False
+            for k in range(passable_count[lane_v]):
+                offset = (passable[lane_v, k] - departed) % length
+                if 0 < offset < span:
+                    passed = True
+                    break
+            if not passed:
+                return False
     if corner_u >= 0 and corner_v != corner_u:
         made = route[R_STOPS] if route[R_CORNER] == corner_u else 0
         needed = corner_stops[corner_u]
         if made < needed:
             if lane_v != lane_u:
-                return none  # an overshooting car keeps the lane it leaves the corner in
+                return False  # an overshooting car keeps the lane it leaves the corner in
             e = route[R_NEXITS]
             if e >= MAX_EXITS:
                 raise ValueError("a route left more corners short than the kernel keeps")
@@ -242,80 +219,191 @@ def _step(route: Ints, v: int, track_next: Ints, lane: Ints, lane_index: Ints,
     nxt[R_DEBRIS] += debris[v]
     nxt[R_IN_PIT] = 0
     nxt[R_AT_BOX] = 0
-    return nxt
+    return True
 
 
 @compiled
-def walk_routes(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
-                lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
-                in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,
-                passable: Ints, passable_count: Ints, roll: int, may_pit: bool, car_box: int,
-                max_changes: int, walk: Ints, shapes: Ints) -> list[Ints]:
-    """Every legal route from ``origin`` of at most ``roll`` spaces, in the order the plain
-    walk yields them (:meth:`~trackformat.sim.move.routes.RouteWalk.prefixes`); ``origin``
-    may be a route already walked (a move that slipstream extras continue, see ``walk``).
+def _key_hash(row: Ints, setting: Setting, lane_length: Ints) -> int:
+    """Write the marks of the lanes ``row`` left (``I_MARKS``) and return the hash of its key:
+    what a route's future depends on, so that routes with equal keys have the same futures.
+    The key is the route's columns before the path, the lanes left replaced by the marks."""
+    passable, passable_count = setting[2], setting[3]
+    for i in range(2 * MAX_LEFT):
+        row[I_MARKS + i] = -1
+    for i in range(row[R_NLEFT]):
+        left_lane, left_at = row[R_LEFT + 2 * i], row[R_LEFT + 2 * i + 1]
+        # The first car or debris ahead of where the lane was left (-1: none).
+        length = lane_length[left_lane] if lane_length[left_lane] > 0 else 1
+        mark, best = -1, -1
+        for k in range(passable_count[left_lane]):
+            p = passable[left_lane, k]
+            gap = (p - left_at - 1) % length
+            if best < 0 or gap < best:
+                mark, best = p, gap
+        # Sorted by lane (a route's lanes left are distinct).
+        at = i
+        while at > 0 and row[I_MARKS + 2 * (at - 1)] > left_lane:
+            row[I_MARKS + 2 * at] = row[I_MARKS + 2 * (at - 1)]
+            row[I_MARKS + 2 * at + 1] = row[I_MARKS + 2 * (at - 1) + 1]
+            at -= 1
+        row[I_MARKS + 2 * at] = left_lane
+        row[I_MARKS + 2 * at + 1] = mark
+    h = 0
+    for c in range(R_LEFT):
+        h = h * 1000003 + row[c]
+    for c in range(R_LOCK, R_PATH):
+        h = h * 1000003 + row[c]
+    for c in range(I_MARKS, I_HASH):
+        h = h * 1000003 + row[c]
+    h ^= h >> 29
+    return h & 0x3FFFFFFFFFFFFFFF
 
-    ``origin`` is the route of no space (the car where it stands, its corner and stops);
-    ``occupied`` and ``debris`` flag the spaces of the other cars and the debris markers;
-    ``passable`` lists, per lane, the positions of the cars and debris in it."""
-    dist_cache = {-1: np.empty(0, np.int64)}
-    seen = {_key(origin, passable, passable_count, lane_length)}
-    seen.clear()
-    routes = [origin]
-    routes.clear()
-    stack = [origin]
-    while len(stack) > 0:
-        current = stack.pop()
-        key = _key(current, passable, passable_count, lane_length)
-        if key in seen:
-            continue
-        seen.add(key)
-        routes.append(current)
-        if current[R_DEPTH] >= roll or current[R_AT_BOX]:
-            continue
-        u = current[R_END]
-        children = []
-        # In the pit lane a car follows the pit lane's moves; on the track, the track's.
-        onward = pit_next if current[R_IN_PIT] else track_next
-        for v in onward[u]:
-            if v < 0:
+
+@compiled
+def _same_key(a: Ints, b: Ints) -> bool:
+    """Whether two routes (their marks written) have the same key."""
+    for c in range(R_LEFT):
+        if a[c] != b[c]:
+            return False
+    for c in range(R_LOCK, R_PATH):
+        if a[c] != b[c]:
+            return False
+    for c in range(I_MARKS, I_HASH):
+        if a[c] != b[c]:
+            return False
+    return True
+
+
+@compiled
+def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
+                shapes: Ints) -> tuple[Ints, int]:
+    """Every legal route from ``origin`` of at most ``walk[W_ROLL]`` spaces, in the order the
+    plain walk yields them (:meth:`~trackformat.sim.move.routes.RouteWalk.prefixes`): the
+    table of routes (``R_*`` columns first, path included) and how many rows are routes.
+    ``origin`` may be a route already walked (a move that slipstream extras continue)."""
+    track_next, pit_next, pit_entry = board[0], board[1], board[2]
+    lane_length, corner = board[5], board[6]
+    occupied = setting[0]
+    roll = walk[W_ROLL]
+    spaces = len(corner)
+    routes = np.empty((FIRST_ROUTES, WALK_ROW), np.int64)
+    table = np.full(4 * FIRST_ROUTES, -1, np.int64)
+    count = 0
+    # The routes waiting to be walked, last in first out; a route's children are pushed last
+    # first, so that the first child is walked first.
+    fan = max(track_next.shape[1] + pit_entry.shape[1], pit_next.shape[1])
+    stack = np.empty(((min(roll, MAX_DEPTH) + 2) * fan + 1, WALK_ROW), np.int64)
+    stack[0, :ROUTE_COLUMNS] = origin[:ROUTE_COLUMNS]
+    stack[0, I_PARENT] = -1
+    top = 1
+    # Shortest distances from each anchor met, computed once per anchor.
+    slot_of = np.full(spaces, -1, np.int64)
+    dist = np.empty((4, spaces), np.int64)
+    queue = np.empty(spaces, np.int64)
+    anchors = 0
+    while top > 0:
+        top -= 1
+        current = stack[top]
+        h = _key_hash(current, setting, lane_length)
+        mask = len(table) - 1
+        at = h & mask
+        seen = False
+        while table[at] >= 0:
+            other = routes[table[at]]
+            if other[I_HASH] == h and _same_key(current, other):
+                seen = True
                 break
-            nxt = _step(current, v, track_next, lane, lane_index, lane_length, corner,
-                        corner_stops, in_pit, is_box, occupied, debris, passable,
-                        passable_count, roll, may_pit, car_box, max_changes, dist_cache,
-                        walk, shapes)
-            if len(nxt):
-                children.append(nxt)
-        if may_pit and not current[R_IN_PIT]:
-            for v in pit_entry[u]:
-                if v < 0:
-                    break
-                nxt = _step(current, v, track_next, lane, lane_index, lane_length, corner,
-                            corner_stops, in_pit, is_box, occupied, debris, passable,
-                            passable_count, roll, may_pit, car_box, max_changes, dist_cache,
-                            walk, shapes)
-                if len(nxt):
-                    children.append(nxt)
-        for i in range(len(children) - 1, -1, -1):
-            stack.append(children[i])
-
-    return routes
+            at = (at + 1) & mask
+        if seen:
+            continue
+        if count == len(routes):
+            grown = np.empty((2 * len(routes), WALK_ROW), np.int64)
+            grown[:count] = routes
+            routes = grown
+            table = np.full(4 * len(routes), -1, np.int64)
+            mask = len(table) - 1
+            for r in range(count):
+                slot = routes[r, I_HASH] & mask
+                while table[slot] >= 0:
+                    slot = (slot + 1) & mask
+                table[slot] = r
+            at = h & mask
+            while table[at] >= 0:
+                at = (at + 1) & mask
+        table[at] = count
+        route = routes[count]
+        route[:R_PATH] = current[:R_PATH]
+        route[I_MARKS:] = current[I_MARKS:]
+        route[I_HASH] = h
+        parent = current[I_PARENT]
+        depth = route[R_DEPTH]
+        if parent < 0:
+            route[R_PATH:ROUTE_COLUMNS] = current[R_PATH:ROUTE_COLUMNS]
+        else:
+            route[R_PATH:ROUTE_COLUMNS] = routes[parent, R_PATH:ROUTE_COLUMNS]
+            route[R_PATH + depth - 1] = route[R_END]
+        me = count
+        count += 1
+        if depth >= roll or route[R_AT_BOX]:
+            continue
+        u = route[R_END]
+        slot = 0
+        anchor = route[R_ANCHOR]
+        if not route[R_IN_PIT] and anchor >= 0 and depth + 1 <= walk[W_LIMITED_UNTIL]:
+            slot = slot_of[anchor]
+            if slot < 0:
+                if anchors == len(dist):
+                    more = np.empty((2 * len(dist), spaces), np.int64)
+                    more[:anchors] = dist
+                    dist = more
+                slot = anchors
+                anchors += 1
+                slot_of[anchor] = slot
+                _distances(anchor, roll, track_next, corner, occupied, dist[slot], queue)
+        if top + fan > len(stack):
+            deeper = np.empty((2 * len(stack) + fan, WALK_ROW), np.int64)
+            deeper[:top] = stack[:top]
+            stack = deeper
+        # In the pit lane a car follows the pit lane's moves; on the track, the track's, then
+        # the pit entries when its window is open. Pushed last first.
+        if walk[W_MAY_PIT] and not route[R_IN_PIT]:
+            for k in range(pit_entry.shape[1] - 1, -1, -1):
+                v = pit_entry[u, k]
+                if v >= 0 and _step(route, stack[top], v, board, setting, walk, shapes,
+                                    dist[slot]):
+                    stack[top, I_PARENT] = me
+                    top += 1
+        onward = pit_next if route[R_IN_PIT] else track_next
+        for k in range(onward.shape[1] - 1, -1, -1):
+            v = onward[u, k]
+            if v >= 0 and _step(route, stack[top], v, board, setting, walk, shapes, dist[slot]):
+                stack[top, I_PARENT] = me
+                top += 1
+    return routes, count
 
 
 @compiled
-def replayed(origin: Ints, route: Ints, distance: int, track_next: Ints, lane: Ints,
-             lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
-             in_pit: Ints, is_box: Ints, occupied: Ints, debris: Ints, passable: Ints,
-             passable_count: Ints, roll: int, may_pit: bool, car_box: int, max_changes: int,
+def replayed(board: BoardTables, setting: Setting, origin: Ints, spaces: Ints, distance: int,
              walk: Ints, shapes: Ints) -> Ints:
-    """The route of a move (its first ``distance`` spaces in ``route``) walked again from
-    ``origin`` under ``walk``; an empty row when that walk does not allow it."""
-    dist_cache = {-1: np.empty(0, np.int64)}
-    path = origin
+    """The route of a move (its first ``distance`` spaces in ``spaces``) walked again from
+    ``origin`` under ``walk`` (``R_*`` columns, path included); an empty row when that walk
+    does not allow it."""
+    track_next, corner, occupied = board[0], board[6], setting[0]
+    path = np.empty(ROUTE_COLUMNS, np.int64)
+    path[:] = origin[:ROUTE_COLUMNS]
+    nxt = np.empty(ROUTE_COLUMNS, np.int64)
+    dist = np.empty(len(corner), np.int64)
+    queue = np.empty(len(corner), np.int64)
+    measured = -1
     for i in range(distance):
-        path = _step(path, route[i], track_next, lane, lane_index, lane_length, corner,
-                     corner_stops, in_pit, is_box, occupied, debris, passable, passable_count,
-                     roll, may_pit, car_box, max_changes, dist_cache, walk, shapes)
-        if len(path) == 0:
-            break
+        anchor = path[R_ANCHOR]
+        if (not path[R_IN_PIT] and anchor >= 0 and path[R_DEPTH] + 1 <= walk[W_LIMITED_UNTIL]
+                and anchor != measured):
+            _distances(anchor, walk[W_ROLL], track_next, corner, occupied, dist, queue)
+            measured = anchor
+        if not _step(path, nxt, spaces[i], board, setting, walk, shapes, dist):
+            return np.empty(0, np.int64)
+        nxt[R_PATH:] = path[R_PATH:]
+        nxt[R_PATH + nxt[R_DEPTH] - 1] = spaces[i]
+        path, nxt = nxt, path
     return path
