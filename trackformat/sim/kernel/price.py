@@ -63,11 +63,20 @@ M_SLIPSTREAM = M_ENTRIES + 1
 """How many slipstream extras the move includes."""
 MOVE_COLUMNS = M_SLIPSTREAM + 1
 
-K_ROUTE = M_ROUTE
-"""While pricing, a move is kept as its columns up to the distance, then the row of its route
-in the walk's table (``K_ROUTE``) and the hash of its key (``K_HASH``)."""
-K_HASH = K_ROUTE + 1
-KEPT_COLUMNS = K_HASH + 1
+(K_ROLL, K_FIRST, K_CLASS, K_BRAKES, K_TYRES, K_BLOCKED, K_SPIN, K_ELIMINATED, K_DISTANCE,
+ K_DEST, K_HASH) = range(11)
+KEPT_COLUMNS = 11
+"""A move while pricing: its roll, its route (a row of :data:`FIRST_COLUMNS`), what it shares
+with the moves of routes alike (``K_CLASS``: the same destination, debris, box and overshoots),
+what it costs and how it ends (the ``M_*`` columns of the same names), its distance and
+destination (for the order), and the hash of its key."""
+
+(F_ROUTE, F_CLASS, F_OVER_TYRES, F_ELIMINATED, F_SPIN, F_ENTRIES, F_PIT) = range(7)
+FIRST_COLUMNS = 7
+"""What pricing knows of a route before the roll is known: its row in the walk's table, its
+class (routes alike: same destination, debris, box and overshoots), the tyres WP, elimination
+and spin of its overshoots, the corners it enters (carried ones included), and, in the pit
+lane, whether it ends at the box or behind a car (-1 on the track)."""
 
 (T_BRAKES_LEFT, T_TYRES_LEFT, T_SPUN, T_BRAKES_PER_SPACE, T_TYRES_PER_SPACE,
  T_ELIMINATED_MISSING, T_RESPIN_MAX, T_BLOCK_FROM, T_MIN_DEPTH, T_CARRIED, T_ENTRY_BRAKES,
@@ -84,148 +93,149 @@ NOT_ELIMINATED, BY_MISSED_STOPS, BY_OVERSHOOT, BY_SPIN, BY_BLOCKED = 0, 1, 2, 3,
 """Why a move eliminates the car (the M_ELIMINATED column)."""
 
 
-@compiled
-def _price(route: Ints, move: Ints, roll: int, braking: int, left_over: int, terms: Ints,
-           block_brakes: Ints, block_tyres: Ints) -> bool:
-    """Write the move of a route into ``move`` (its columns up to the distance; see
-    :func:`trackformat.sim.move.legal._price`); False for a braking move the car has not the
-    brakes WP for. ``left_over`` -1: not blocked."""
-    depth = route[R_DEPTH]
-    brakes_left, tyres_left = terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT]
-    entries = terms[T_CARRIED] + route[R_ENTRIES]
-    entry_brakes, entry_tyres = terms[T_ENTRY_BRAKES], terms[T_ENTRY_TYRES]
-    beyond, most_missing = 0, -1
-    for e in range(route[R_NEXITS]):
-        spaces = depth - route[R_EXITS + 3 * e + 1] + 1
-        missing = route[R_EXITS + 3 * e + 2]
-        move[M_EXITS + 3 * e] = route[R_EXITS + 3 * e]
-        move[M_EXITS + 3 * e + 1] = spaces
-        move[M_EXITS + 3 * e + 2] = missing
-        beyond += spaces
-        most_missing = max(most_missing, missing)
-    for c in range(M_EXITS + 3 * route[R_NEXITS], M_DISTANCE):
-        move[c] = -1
-    over_tyres = beyond * terms[T_TYRES_PER_SPACE]
-    eliminated = NOT_ELIMINATED
-    spin = False
-    if most_missing >= terms[T_ELIMINATED_MISSING]:
-        eliminated = BY_MISSED_STOPS
-    elif over_tyres > 0:
-        if terms[T_SPUN]:
-            if beyond <= terms[T_RESPIN_MAX]:
-                spin = True
-            else:
-                eliminated = BY_SPIN
-        elif over_tyres > tyres_left:
-            eliminated = BY_OVERSHOOT
-        elif over_tyres == tyres_left:
-            spin = True
-    paid_tyres = min(over_tyres + entries * entry_tyres, tyres_left)
-    brakes = braking + entries * entry_brakes
-    blocked = 0
-    if left_over >= 0:
-        blocked = left_over
-        if left_over >= terms[T_BLOCK_FROM]:
-            if eliminated == NOT_ELIMINATED:
-                eliminated = BY_BLOCKED
-        else:
-            cost_brakes = block_brakes[left_over]
-            cost_tyres = block_tyres[left_over]
-            brakes += cost_brakes
-            if (cost_brakes + entries * entry_brakes > brakes_left
-                    or cost_tyres > tyres_left - paid_tyres):
-                if eliminated == NOT_ELIMINATED:
-                    eliminated = BY_BLOCKED
-            else:
-                paid_tyres += cost_tyres
-    if brakes > brakes_left:
-        if left_over < 0:
-            return False
-        brakes = brakes_left
-    move[M_ROLL] = roll
-    move[M_DEST] = route[R_END]
-    move[M_BRAKES] = brakes
-    move[M_TYRES] = paid_tyres
-    move[M_BLOCKED] = blocked
-    move[M_SPIN] = 1 if spin and eliminated == NOT_ELIMINATED else 0
-    move[M_ELIMINATED] = eliminated
-    move[M_DEBRIS] = route[R_DEBRIS]
-    move[M_BOX] = route[R_AT_BOX]
-    move[M_NEXITS] = route[R_NEXITS]
-    move[M_DISTANCE] = depth
-    return True
 
 
 @compiled
-def _before(a: Ints, b: Ints, routes: Ints) -> bool:
-    """Whether move ``a`` comes before ``b`` in the engine's order: the moves that do not
-    eliminate the car first, then the longest, the cheapest, by destination, by route (the
-    moves' routes are rows of ``routes``)."""
-    a_out, b_out = a[M_ELIMINATED] != NOT_ELIMINATED, b[M_ELIMINATED] != NOT_ELIMINATED
-    if a_out != b_out:
-        return bool(b_out)
-    if a[M_DISTANCE] != b[M_DISTANCE]:
-        return bool(a[M_DISTANCE] > b[M_DISTANCE])
-    a_cost, b_cost = a[M_BRAKES] + a[M_TYRES], b[M_BRAKES] + b[M_TYRES]
-    if a_cost != b_cost:
-        return bool(a_cost < b_cost)
-    if a[M_DEST] != b[M_DEST]:
-        return bool(a[M_DEST] < b[M_DEST])
-    a_route, b_route = routes[a[K_ROUTE]], routes[b[K_ROUTE]]
-    for i in range(R_PATH, R_PATH + a[M_DISTANCE]):
-        if a_route[i] != b_route[i]:
-            return bool(a_route[i] < b_route[i])
-    return False
-
-
-@compiled
-def _outcomes(routes: Ints, count: int, min_depth: int) -> Ints:
-    """The rows of ``routes`` that are the first of their outcome (end, depth, overshoots,
-    debris, box, corner entries), in the walk's order, leaving out those shorter than
-    ``min_depth``: routes with the same outcome price alike, so only the first can give a
-    move (a move keeps the first route that gives it)."""
-    firsts = np.empty(count, np.int64)
+def _firsts(routes: Ints, count: int, terms: Ints, pit_next: Ints, is_box: Ints,
+            occupied: Ints) -> Ints:
+    """One row (``F_*`` columns) for each route of ``routes`` that is the first of its outcome
+    (end, depth, overshoots, debris, box, corner entries), in the walk's order, leaving out
+    those shorter than ``T_MIN_DEPTH``: routes with the same outcome price alike, so only the
+    first can give a move (a move keeps the first route that gives it)."""
+    firsts = np.empty((count, FIRST_COLUMNS), np.int64)
     hashes = np.empty(count, np.int64)
+    classes = np.empty(count, np.int64)
+    kinds = 0
     size = 16
     while size < 2 * count:
         size *= 2
+    mask = size - 1
     table = np.full(size, -1, np.int64)
+    by_class = np.full(size, -1, np.int64)
     found = 0
     for r in range(count):
-        route = routes[r]
-        if route[R_DEPTH] < min_depth:
+        depth = routes[r, R_DEPTH]
+        if depth < terms[T_MIN_DEPTH]:
             continue
-        last = R_EXITS + 3 * route[R_NEXITS]
-        h = route[R_END]
+        last = R_EXITS + 3 * routes[r, R_NEXITS]
+        h = routes[r, R_END]
         for c in (R_DEPTH, R_NEXITS, R_DEBRIS, R_AT_BOX, R_ENTRIES, R_IN_PIT):
-            h = h * 1000003 + route[c]
+            h = h * 1000003 + routes[r, c]
         for c in range(R_EXITS, last):
-            h = h * 1000003 + route[c]
+            h = h * 1000003 + routes[r, c]
         h = (h ^ (h >> 29)) & 0x3FFFFFFFFFFFFFFF
-        at = h & (size - 1)
+        at = h & mask
         seen = False
         while table[at] >= 0:
             k = table[at]
-            other = routes[firsts[k]]
             if hashes[k] == h:
+                other = firsts[k, F_ROUTE]
                 seen = True
                 for c in (R_END, R_DEPTH, R_NEXITS, R_DEBRIS, R_AT_BOX, R_ENTRIES, R_IN_PIT):
-                    if route[c] != other[c]:
+                    if routes[r, c] != routes[other, c]:
+                        seen = False
+                for c in range(R_EXITS, last):
+                    if routes[r, c] != routes[other, c]:
                         seen = False
                 if seen:
-                    for c in range(R_EXITS, last):
-                        if route[c] != other[c]:
-                            seen = False
-                if seen:
                     break
-            at = (at + 1) & (size - 1)
+            at = (at + 1) & mask
         if seen:
             continue
         table[at] = found
         hashes[found] = h
-        firsts[found] = r
+        first = firsts[found]
+        first[F_ROUTE] = r
+        # The class: destination, debris, box and overshoots as the move shows them.
+        h = routes[r, R_END]
+        for c in (R_DEBRIS, R_AT_BOX, R_NEXITS):
+            h = h * 1000003 + routes[r, c]
+        beyond, most_missing = 0, -1
+        for c in range(R_EXITS, last, 3):
+            spaces = depth - routes[r, c + 1] + 1
+            h = ((h * 1000003 + routes[r, c]) * 1000003 + spaces) * 1000003 + routes[r, c + 2]
+            beyond += spaces
+            most_missing = max(most_missing, routes[r, c + 2])
+        h = (h ^ (h >> 29)) & 0x3FFFFFFFFFFFFFFF
+        at = h & mask
+        kind = -1
+        while by_class[at] >= 0:
+            k = by_class[at]
+            if classes[k] == h:
+                other = firsts[k, F_ROUTE]
+                kind = firsts[k, F_CLASS]
+                for c in (R_END, R_DEBRIS, R_AT_BOX, R_NEXITS):
+                    if routes[r, c] != routes[other, c]:
+                        kind = -1
+                other_depth = routes[other, R_DEPTH]
+                for c in range(R_EXITS, last, 3):
+                    if (routes[r, c] != routes[other, c]
+                            or routes[r, c + 2] != routes[other, c + 2]
+                            or depth - routes[r, c + 1] != other_depth - routes[other, c + 1]):
+                        kind = -1
+                if kind >= 0:
+                    break
+            at = (at + 1) & mask
+        if kind < 0:
+            kind = kinds
+            kinds += 1
+            by_class[at] = found
+            classes[found] = h
+        first[F_CLASS] = kind
+        # The overshoots' price does not depend on the roll.
+        over_tyres = beyond * terms[T_TYRES_PER_SPACE]
+        eliminated = NOT_ELIMINATED
+        spin = False
+        if most_missing >= terms[T_ELIMINATED_MISSING]:
+            eliminated = BY_MISSED_STOPS
+        elif over_tyres > 0:
+            if terms[T_SPUN]:
+                if beyond <= terms[T_RESPIN_MAX]:
+                    spin = True
+                else:
+                    eliminated = BY_SPIN
+            elif over_tyres > terms[T_TYRES_LEFT]:
+                eliminated = BY_OVERSHOOT
+            elif over_tyres == terms[T_TYRES_LEFT]:
+                spin = True
+        first[F_OVER_TYRES], first[F_ELIMINATED], first[F_SPIN] = over_tyres, eliminated, spin
+        first[F_ENTRIES] = terms[T_CARRIED] + routes[r, R_ENTRIES]
+        first[F_PIT] = -1
+        if routes[r, R_IN_PIT]:
+            waiting = False
+            for v in pit_next[routes[r, R_END]]:
+                if v < 0:
+                    break
+                if occupied[v] and (not is_box[v] or v == terms[T_CAR_BOX]):
+                    waiting = True
+            first[F_PIT] = 1 if routes[r, R_AT_BOX] or waiting else 0
         found += 1
     return firsts[:found]
+
+
+@compiled
+def _before(kept: Ints, a: int, b: int, routes: Ints) -> bool:
+    """Whether move ``a`` comes before ``b`` (rows of ``kept``) in the engine's order: the
+    moves that do not eliminate the car first, then the longest, the cheapest, by destination,
+    by route."""
+    a_out = kept[a, K_ELIMINATED] != NOT_ELIMINATED
+    b_out = kept[b, K_ELIMINATED] != NOT_ELIMINATED
+    if a_out != b_out:
+        return bool(b_out)
+    distance = kept[a, K_DISTANCE]
+    if distance != kept[b, K_DISTANCE]:
+        return bool(distance > kept[b, K_DISTANCE])
+    a_cost = kept[a, K_BRAKES] + kept[a, K_TYRES]
+    b_cost = kept[b, K_BRAKES] + kept[b, K_TYRES]
+    if a_cost != b_cost:
+        return bool(a_cost < b_cost)
+    if kept[a, K_DEST] != kept[b, K_DEST]:
+        return bool(kept[a, K_DEST] < kept[b, K_DEST])
+    a_route, b_route = kept[a, K_FIRST], kept[b, K_FIRST]
+    for i in range(R_PATH, R_PATH + distance):
+        if routes[a_route, i] != routes[b_route, i]:
+            return bool(routes[a_route, i] < routes[b_route, i])
+    return False
 
 
 @compiled
@@ -235,13 +245,13 @@ def _moves(routes: Ints, count: int, rolls: Ints, terms: Ints, block_brakes: Int
     pit), as :func:`~trackformat.sim.move.legal.collect_moves` does: one row each, roll by
     roll, each roll's distinct moves in the engine's order with the first route that gives
     them. ``terms`` (``T_*``) are the numbers pricing reads."""
-    firsts = _outcomes(routes, count, terms[T_MIN_DEPTH])
+    firsts = _firsts(routes, count, terms, pit_next, is_box, occupied)
     # The depths of the routes on the track: the deepest one not past a roll is where cars
     # block every way when it is short of the roll.
     on_track = np.zeros(MAX_DEPTH + 1, np.bool_)
-    for r in firsts:
-        if not routes[r, R_IN_PIT]:
-            on_track[routes[r, R_DEPTH]] = True
+    for f in range(len(firsts)):
+        if firsts[f, F_PIT] < 0:
+            on_track[routes[firsts[f, F_ROUTE], R_DEPTH]] = True
     room = len(rolls) * len(firsts)
     kept = np.empty((room, KEPT_COLUMNS), np.int64)
     order = np.empty(room, np.int64)
@@ -250,6 +260,8 @@ def _moves(routes: Ints, count: int, rolls: Ints, terms: Ints, block_brakes: Int
         size *= 2
     table = np.empty(size, np.int64)
     mask = size - 1
+    brakes_left, tyres_left = terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT]
+    entry_brakes, entry_tyres = terms[T_ENTRY_BRAKES], terms[T_ENTRY_TYRES]
     total = 0
     for roll in rolls:
         deepest = min(roll, MAX_DEPTH)
@@ -257,70 +269,101 @@ def _moves(routes: Ints, count: int, rolls: Ints, terms: Ints, block_brakes: Int
             deepest -= 1
         blocked_at = deepest if 0 <= deepest < roll else -1
         table[:] = -1
-        first = total
-        for r in firsts:
-            route = routes[r]
-            depth = route[R_DEPTH]
+        start = total
+        for f in range(len(firsts)):
+            depth = routes[firsts[f, F_ROUTE], R_DEPTH]
             if depth > roll:
                 continue
-            move = kept[total]
-            if route[R_IN_PIT]:
-                waiting = False
-                for v in pit_next[route[R_END]]:
-                    if v < 0:
-                        break
-                    if occupied[v] and (not is_box[v] or v == terms[T_CAR_BOX]):
-                        waiting = True
-                if not (route[R_AT_BOX] or waiting or (terms[T_LEAVING_PIT] and depth == roll)):
+            # Full, braking, blocked or in the pit lane (see legal._price).
+            braking, left_over = 0, -1
+            if firsts[f, F_PIT] >= 0:
+                if firsts[f, F_PIT] == 0 and not (terms[T_LEAVING_PIT] and depth == roll):
                     continue
-                priced = _price(route, move, roll, 0, -1, terms, block_brakes, block_tyres)
-            elif depth == roll:
-                priced = _price(route, move, roll, 0, -1, terms, block_brakes, block_tyres)
             elif depth == blocked_at:
-                priced = _price(route, move, roll, 0, roll - depth, terms, block_brakes,
-                                block_tyres)
-            else:
-                priced = _price(route, move, roll, (roll - depth) * terms[T_BRAKES_PER_SPACE],
-                                -1, terms, block_brakes, block_tyres)
-            if not priced:
-                continue
-            # Each distinct move once: its key is every column before the distance.
-            h = 0
-            for c in range(M_DISTANCE):
-                h = h * 1000003 + move[c]
+                left_over = roll - depth
+            elif depth < roll:
+                braking = (roll - depth) * terms[T_BRAKES_PER_SPACE]
+            entries = firsts[f, F_ENTRIES]
+            eliminated = firsts[f, F_ELIMINATED]
+            paid_tyres = min(firsts[f, F_OVER_TYRES] + entries * entry_tyres, tyres_left)
+            brakes = braking + entries * entry_brakes
+            blocked = 0
+            if left_over >= 0:
+                blocked = left_over
+                if left_over >= terms[T_BLOCK_FROM]:
+                    if eliminated == NOT_ELIMINATED:
+                        eliminated = BY_BLOCKED
+                else:
+                    cost_brakes = block_brakes[left_over]
+                    cost_tyres = block_tyres[left_over]
+                    brakes += cost_brakes
+                    if (cost_brakes + entries * entry_brakes > brakes_left
+                            or cost_tyres > tyres_left - paid_tyres):
+                        if eliminated == NOT_ELIMINATED:
+                            eliminated = BY_BLOCKED
+                    else:
+                        paid_tyres += cost_tyres
+            if brakes > brakes_left:
+                if left_over < 0:
+                    continue  # nobody brakes (or pays a corner entry) without the WP
+                brakes = brakes_left
+            spin = 1 if firsts[f, F_SPIN] and eliminated == NOT_ELIMINATED else 0
+            kind = firsts[f, F_CLASS]
+            # Each distinct move once (its class, costs, blocking, spin and elimination).
+            h = (((((kind * 1000003 + brakes) * 1000003 + paid_tyres) * 1000003 + blocked)
+                  * 1000003 + spin) * 1000003 + eliminated)
             h = (h ^ (h >> 29)) & 0x3FFFFFFFFFFFFFFF
             at = h & mask
             seen = False
             while table[at] >= 0:
-                other = kept[table[at]]
-                if other[K_HASH] == h:
+                k = table[at]
+                if (kept[k, K_HASH] == h and kept[k, K_CLASS] == kind
+                        and kept[k, K_BRAKES] == brakes and kept[k, K_TYRES] == paid_tyres
+                        and kept[k, K_BLOCKED] == blocked and kept[k, K_SPIN] == spin
+                        and kept[k, K_ELIMINATED] == eliminated):
                     seen = True
-                    for c in range(M_DISTANCE):
-                        if move[c] != other[c]:
-                            seen = False
-                            break
-                    if seen:
-                        break
+                    break
                 at = (at + 1) & mask
             if seen:
                 continue
             table[at] = total
-            move[K_ROUTE] = r
-            move[K_HASH] = h
+            move = kept[total]
+            move[K_ROLL], move[K_FIRST], move[K_CLASS] = roll, firsts[f, F_ROUTE], kind
+            move[K_BRAKES], move[K_TYRES], move[K_BLOCKED] = brakes, paid_tyres, blocked
+            move[K_SPIN], move[K_ELIMINATED], move[K_DISTANCE] = spin, eliminated, depth
+            move[K_DEST], move[K_HASH] = routes[firsts[f, F_ROUTE], R_END], h
             # Insertion in the engine's order.
             place = total
-            while place > first and _before(move, kept[order[place - 1]], routes):
+            while place > start and _before(kept, total, order[place - 1], routes):
                 order[place] = order[place - 1]
                 place -= 1
             order[place] = total
             total += 1
     rows = np.empty((total, MOVE_COLUMNS), np.int64)
     for i in range(total):
-        move, row = kept[order[i]], rows[i]
-        route = routes[move[K_ROUTE]]
-        row[:M_ROUTE] = move[:M_ROUTE]
-        row[M_ROUTE:M_ENTRIES] = route[R_PATH:ROUTE_COLUMNS]
-        row[M_ENTRIES] = terms[T_CARRIED] + route[R_ENTRIES]
+        k = order[i]
+        r = kept[k, K_FIRST]
+        row = rows[i]
+        row[M_ROLL], row[M_DEST] = kept[k, K_ROLL], kept[k, K_DEST]
+        row[M_BRAKES], row[M_TYRES] = kept[k, K_BRAKES], kept[k, K_TYRES]
+        row[M_BLOCKED], row[M_SPIN] = kept[k, K_BLOCKED], kept[k, K_SPIN]
+        row[M_ELIMINATED] = kept[k, K_ELIMINATED]
+        row[M_DEBRIS], row[M_BOX] = routes[r, R_DEBRIS], routes[r, R_AT_BOX]
+        exits = routes[r, R_NEXITS]
+        row[M_NEXITS] = exits
+        depth = kept[k, K_DISTANCE]
+        for e in range(MAX_EXITS):
+            if e < exits:
+                row[M_EXITS + 3 * e] = routes[r, R_EXITS + 3 * e]
+                row[M_EXITS + 3 * e + 1] = depth - routes[r, R_EXITS + 3 * e + 1] + 1
+                row[M_EXITS + 3 * e + 2] = routes[r, R_EXITS + 3 * e + 2]
+            else:
+                row[M_EXITS + 3 * e] = -1
+                row[M_EXITS + 3 * e + 1] = -1
+                row[M_EXITS + 3 * e + 2] = -1
+        row[M_DISTANCE] = depth
+        row[M_ROUTE:M_ENTRIES] = routes[r, R_PATH:ROUTE_COLUMNS]
+        row[M_ENTRIES] = terms[T_CARRIED] + routes[r, R_ENTRIES]
         row[M_SLIPSTREAM] = terms[T_SLIPSTREAM]
     return rows
 
