@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, numba
 from trackformat.sim.kernel.walk import (
     MAX_DEPTH,
     MAX_EXITS,
@@ -35,7 +35,6 @@ from trackformat.sim.kernel.walk import (
     R_IN_PIT,
     R_NEXITS,
     R_PATH,
-    ROUTE_COLUMNS,
     W_BASE,
     W_CAR_BOX,
     W_ENTRIES_FROM,
@@ -43,13 +42,18 @@ from trackformat.sim.kernel.walk import (
     W_MAX_CHANGES,
     W_MAY_PIT,
     W_OWN_LANE,
+    W_REPLAY,
+    W_REPLAY_FROM,
     W_ROLL,
     WALK_COLUMNS,
-    replayed,
+    BoardTables,
+    Setting,
     walk_routes,
 )
 
 Ints = npt.NDArray[np.int64]
+
+inlined = numba.njit(cache=True, inline="always")
 
 (M_ROLL, M_DEST, M_BRAKES, M_TYRES, M_BLOCKED, M_SPIN, M_ELIMINATED, M_DEBRIS, M_BOX,
  M_NEXITS) = range(10)
@@ -95,9 +99,9 @@ NOT_ELIMINATED, BY_MISSED_STOPS, BY_OVERSHOOT, BY_SPIN, BY_BLOCKED = 0, 1, 2, 3,
 
 
 
-@compiled
+@inlined
 def _firsts(routes: Ints, count: int, terms: Ints, pit_next: Ints, is_box: Ints,
-            occupied: Ints) -> Ints:
+            occupied: Ints) -> tuple[Ints, int]:
     """One row (``F_*`` columns) for each route of ``routes`` that is the first of its outcome
     (end, depth, overshoots, debris, box, corner entries), in the walk's order, leaving out
     those shorter than ``T_MIN_DEPTH``: routes with the same outcome price alike, so only the
@@ -110,8 +114,11 @@ def _firsts(routes: Ints, count: int, terms: Ints, pit_next: Ints, is_box: Ints,
     while size < 2 * count:
         size *= 2
     mask = size - 1
-    table = np.full(size, -1, np.int64)
-    by_class = np.full(size, -1, np.int64)
+    table = np.empty(size, np.int64)
+    by_class = np.empty(size, np.int64)
+    for at in range(size):
+        table[at] = -1
+        by_class[at] = -1
     found = 0
     for r in range(count):
         depth = routes[r, R_DEPTH]
@@ -210,10 +217,10 @@ def _firsts(routes: Ints, count: int, terms: Ints, pit_next: Ints, is_box: Ints,
                     waiting = True
             first[F_PIT] = 1 if routes[r, R_AT_BOX] or waiting else 0
         found += 1
-    return firsts[:found]
+    return firsts, found
 
 
-@compiled
+@inlined
 def _before(kept: Ints, a: int, b: int, routes: Ints) -> bool:
     """Whether move ``a`` comes before ``b`` (rows of ``kept``) in the engine's order: the
     moves that do not eliminate the car first, then the longest, the cheapest, by destination,
@@ -239,24 +246,27 @@ def _before(kept: Ints, a: int, b: int, routes: Ints) -> bool:
 
 
 @compiled
-def _moves(routes: Ints, count: int, rolls: Ints, terms: Ints, block_brakes: Ints,
-           block_tyres: Ints, pit_next: Ints, is_box: Ints, occupied: Ints) -> Ints:
-    """Sort the walked routes into the moves of each of ``rolls`` (full, braking, blocked,
-    pit), as :func:`~trackformat.sim.move.legal.collect_moves` does: one row each, roll by
-    roll, each roll's distinct moves in the engine's order with the first route that gives
-    them. ``terms`` (``T_*``) are the numbers pricing reads."""
-    firsts = _firsts(routes, count, terms, pit_next, is_box, occupied)
+def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shapes: Ints,
+           replay: Ints, rolls: Ints, terms: Ints, block_brakes: Ints,
+           block_tyres: Ints) -> Ints:
+    """Walk the routes (:func:`~trackformat.sim.kernel.walk.walk_routes`) and sort them into
+    the moves of each of ``rolls`` (full, braking, blocked, pit), as
+    :func:`~trackformat.sim.move.legal.collect_moves` does: one row each, roll by roll, each
+    roll's distinct moves in the engine's order with the first route that gives them.
+    ``terms`` (``T_*``) are the numbers pricing reads."""
+    routes, count = walk_routes(board, setting, origin, walk, shapes, replay)
+    firsts, outcomes = _firsts(routes, count, terms, board[1], board[9], setting[0])
     # The depths of the routes on the track: the deepest one not past a roll is where cars
     # block every way when it is short of the roll.
     on_track = np.zeros(MAX_DEPTH + 1, np.bool_)
-    for f in range(len(firsts)):
+    for f in range(outcomes):
         if firsts[f, F_PIT] < 0:
             on_track[routes[firsts[f, F_ROUTE], R_DEPTH]] = True
-    room = len(rolls) * len(firsts)
+    room = len(rolls) * outcomes
     kept = np.empty((room, KEPT_COLUMNS), np.int64)
     order = np.empty(room, np.int64)
     size = 16
-    while size < 2 * len(firsts):
+    while size < 2 * outcomes:
         size *= 2
     table = np.empty(size, np.int64)
     mask = size - 1
@@ -268,9 +278,10 @@ def _moves(routes: Ints, count: int, rolls: Ints, terms: Ints, block_brakes: Int
         while deepest >= 0 and not on_track[deepest]:
             deepest -= 1
         blocked_at = deepest if 0 <= deepest < roll else -1
-        table[:] = -1
+        for at in range(size):
+            table[at] = -1
         start = total
-        for f in range(len(firsts)):
+        for f in range(outcomes):
             depth = routes[firsts[f, F_ROUTE], R_DEPTH]
             if depth > roll:
                 continue
@@ -362,23 +373,11 @@ def _moves(routes: Ints, count: int, rolls: Ints, terms: Ints, block_brakes: Int
                 row[M_EXITS + 3 * e + 1] = -1
                 row[M_EXITS + 3 * e + 2] = -1
         row[M_DISTANCE] = depth
-        row[M_ROUTE:M_ENTRIES] = routes[r, R_PATH:ROUTE_COLUMNS]
+        for c in range(MAX_DEPTH):
+            row[M_ROUTE + c] = routes[r, R_PATH + c]
         row[M_ENTRIES] = terms[T_CARRIED] + routes[r, R_ENTRIES]
         row[M_SLIPSTREAM] = terms[T_SLIPSTREAM]
     return rows
-
-
-@compiled
-def _terms(brakes_left: int, tyres_left: int, spun: bool, brakes_per_space: int,
-           tyres_per_space: int, eliminated_missing: int, respin_max: int, block_from: int,
-           leaving_pit: bool, car_box: int) -> Ints:
-    """The ``T_*`` numbers of an ordinary move (no slipstream extras)."""
-    terms = np.zeros(TERMS, np.int64)
-    terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT], terms[T_SPUN] = brakes_left, tyres_left, spun
-    terms[T_BRAKES_PER_SPACE], terms[T_TYRES_PER_SPACE] = brakes_per_space, tyres_per_space
-    terms[T_ELIMINATED_MISSING], terms[T_RESPIN_MAX] = eliminated_missing, respin_max
-    terms[T_BLOCK_FROM], terms[T_LEAVING_PIT], terms[T_CAR_BOX] = block_from, leaving_pit, car_box
-    return terms
 
 
 @compiled
@@ -398,19 +397,21 @@ def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
     ``passable`` lists, per lane, the positions of the cars and debris in it. The routes are
     walked once, for the largest roll: a smaller roll's routes are the shorter ones among
     them (as in :func:`~trackformat.sim.move.legal.legal_moves_by_roll`)."""
-    board = (track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
-             corner_stops, in_pit, is_box)
-    setting = (occupied, debris, passable, passable_count)
     walk = np.empty(WALK_COLUMNS, np.int64)
     walk[W_BASE], walk[W_OWN_LANE] = -1, -1
     walk[W_LIMITED_UNTIL], walk[W_ENTRIES_FROM] = NEVER, NEVER
     walk[W_ROLL], walk[W_MAY_PIT], walk[W_CAR_BOX] = rolls[-1], may_pit, car_box
-    walk[W_MAX_CHANGES] = max_changes
-    routes, count = walk_routes(board, setting, origin, walk, np.zeros((1, 1), np.int64))
-    terms = _terms(brakes_left, tyres_left, spun, brakes_per_space, tyres_per_space,
-                   eliminated_missing, respin_max, block_from, origin[R_IN_PIT] == 1, car_box)
-    return _moves(routes, count, rolls, terms, block_brakes, block_tyres, pit_next, is_box,
-                  occupied)
+    walk[W_MAX_CHANGES], walk[W_REPLAY], walk[W_REPLAY_FROM] = max_changes, 0, 0
+    terms = np.zeros(TERMS, np.int64)
+    terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT], terms[T_SPUN] = brakes_left, tyres_left, spun
+    terms[T_BRAKES_PER_SPACE], terms[T_TYRES_PER_SPACE] = brakes_per_space, tyres_per_space
+    terms[T_ELIMINATED_MISSING], terms[T_RESPIN_MAX] = eliminated_missing, respin_max
+    terms[T_BLOCK_FROM], terms[T_LEAVING_PIT] = block_from, origin[R_IN_PIT] == 1
+    terms[T_CAR_BOX] = car_box
+    return _moves((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
+                   corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
+                  origin, walk, np.zeros((1, 1), np.int64), origin, rolls, terms, block_brakes,
+                  block_tyres)
 
 
 @compiled
@@ -426,10 +427,8 @@ def slipstream_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
     """The moves that add slipstream extras to ``move`` (a move row whose slipstream
     conditions hold), in the engine's order, as
     :func:`~trackformat.sim.move.slipstream.slipstream_moves` gives them; no rows when the
-    extras cannot be taken."""
-    board = (track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
-             corner_stops, in_pit, is_box)
-    setting = (occupied, debris, passable, passable_count)
+    extras cannot be taken. The walk replays the move's route, then spreads out from its end
+    under the slipstream's patterns."""
     distance = move[M_DISTANCE]
     roll = move[M_ROLL] + extra_spaces
     walk = np.empty(WALK_COLUMNS, np.int64)
@@ -438,16 +437,18 @@ def slipstream_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
     walk[W_LIMITED_UNTIL] = move[M_ROLL] - extra_spaces * move[M_SLIPSTREAM]
     walk[W_ENTRIES_FROM] = distance + 1
     walk[W_ROLL], walk[W_MAY_PIT], walk[W_CAR_BOX] = roll, may_pit, car_box
-    walk[W_MAX_CHANGES] = max_changes
-    path = replayed(board, setting, origin, move[M_ROUTE:M_ENTRIES], distance, walk, shapes)
-    if len(path) == 0:
-        return np.empty((0, MOVE_COLUMNS), np.int64)
-    routes, count = walk_routes(board, setting, path, walk, shapes)
-    terms = _terms(brakes_left, tyres_left, spun, brakes_per_space, tyres_per_space,
-                   eliminated_missing, respin_max, block_from, origin[R_IN_PIT] == 1, car_box)
+    walk[W_MAX_CHANGES], walk[W_REPLAY], walk[W_REPLAY_FROM] = max_changes, distance, M_ROUTE
+    terms = np.zeros(TERMS, np.int64)
+    terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT], terms[T_SPUN] = brakes_left, tyres_left, spun
+    terms[T_BRAKES_PER_SPACE], terms[T_TYRES_PER_SPACE] = brakes_per_space, tyres_per_space
+    terms[T_ELIMINATED_MISSING], terms[T_RESPIN_MAX] = eliminated_missing, respin_max
+    terms[T_BLOCK_FROM], terms[T_LEAVING_PIT] = block_from, origin[R_IN_PIT] == 1
+    terms[T_CAR_BOX] = car_box
     terms[T_MIN_DEPTH] = distance + 1
     terms[T_CARRIED] = move[M_ENTRIES]
     terms[T_ENTRY_BRAKES], terms[T_ENTRY_TYRES] = entry_brakes, entry_tyres
     terms[T_SLIPSTREAM] = move[M_SLIPSTREAM] + 1
-    return _moves(routes, count, np.array([roll], np.int64), terms, block_brakes, block_tyres,
-                  pit_next, is_box, occupied)
+    return _moves((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
+                   corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
+                  origin, walk, shapes, move, np.array([roll], np.int64), terms, block_brakes,
+                  block_tyres)

@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, numba
+
+inlined = numba.njit(cache=True, inline='always')
 
 Ints = npt.NDArray[np.int64]
 
@@ -62,25 +64,28 @@ WALK_ROW = I_PARENT + 1
 """Columns of a row of the walk's route table."""
 
 (W_BASE, W_OWN_LANE, W_LIMITED_UNTIL, W_ENTRIES_FROM, W_ROLL, W_MAY_PIT, W_CAR_BOX,
- W_MAX_CHANGES) = range(8)
-WALK_COLUMNS = 8
+ W_MAX_CHANGES, W_REPLAY, W_REPLAY_FROM) = range(10)
+WALK_COLUMNS = 10
 """The numbers of a walk: spaces beyond ``W_BASE`` follow the slipstream patterns, from the lane
 ``W_OWN_LANE``; lane changes are limited only up to ``W_LIMITED_UNTIL``; corners entered from
 ``W_ENTRIES_FROM`` on are counted (for an ordinary move: -1, -1, :data:`NEVER`, :data:`NEVER`);
-then the spaces to walk, whether the car may turn into the pit lane, its box (-1: none) and the
-lane changes allowed on a straight."""
+then the spaces to walk, whether the car may turn into the pit lane, its box (-1: none), the
+lane changes allowed on a straight; and the first ``W_REPLAY`` spaces of every route are those
+of a move already walked, read from column ``W_REPLAY_FROM`` of the walk's ``replay`` row (0: a
+walk from the origin)."""
 NEVER = 1 << 30
 
 FIRST_ROUTES = 256
 """Rows of a walk's route table to begin with (it doubles when full)."""
 
 
-@compiled
+@inlined
 def _distances(anchor: int, roll: int, track_next: Ints, corner: Ints, occupied: Ints,
                dist: Ints, queue: Ints) -> None:
     """Fewest steps from ``anchor`` to each free straight space ahead, into ``dist`` (-1: not
     reached); ``queue`` is room for the search."""
-    dist[:] = -1
+    for space in range(len(dist)):
+        dist[space] = -1
     dist[anchor] = 0
     queue[0] = anchor
     head, tail = 0, 1
@@ -98,18 +103,19 @@ def _distances(anchor: int, roll: int, track_next: Ints, corner: Ints, occupied:
                 tail += 1
 
 
-@compiled
-def _step(route: Ints, nxt: Ints, v: int, board: BoardTables, setting: Setting, walk: Ints,
-          shapes: Ints, dist: Ints) -> bool:
-    """Write ``route`` extended by one space to ``v`` into ``nxt`` (its columns before the
-    path); False when the rules forbid that step. ``dist`` holds the distances from the
-    route's anchor when lane changes are still limited at the next depth."""
+@inlined
+def _step(routes: Ints, r: int, out: Ints, o: int, v: int, board: BoardTables,
+          setting: Setting, walk: Ints, shapes: Ints, dist: Ints) -> bool:
+    """Write route ``routes[r]`` extended by one space to ``v`` into ``out[o]`` (its columns
+    before the path); False, ``out[o]`` untouched, when the rules forbid that step. ``dist``
+    holds the distances from the route's anchor when lane changes are still limited at the
+    next depth."""
     lane, lane_index, lane_length, corner, corner_stops, in_pit, is_box = board[3:]
     occupied, debris, passable, passable_count = setting
     if occupied[v]:
         return False
-    u = route[R_END]
-    depth = route[R_DEPTH] + 1
+    u = routes[r, R_END]
+    depth = routes[r, R_DEPTH] + 1
     base = walk[W_BASE]
     if base >= 0 and depth > base:
         # A slipstream extra: out of the pit lane, in one of the patterns' lanes.
@@ -119,7 +125,7 @@ def _step(route: Ints, nxt: Ints, v: int, board: BoardTables, setting: Setting, 
         for shape in range(len(shapes)):
             fits = True
             for d in range(base + 1, depth + 1):
-                space = v if d == depth else route[R_PATH + d - 1]
+                space = v if d == depth else routes[r, R_PATH + d - 1]
                 if lane[space] - walk[W_OWN_LANE] != shapes[shape, d - base - 1]:
                     fits = False
                     break
@@ -129,62 +135,60 @@ def _step(route: Ints, nxt: Ints, v: int, board: BoardTables, setting: Setting, 
             return False
     if depth > MAX_DEPTH:
         raise ValueError("a route longer than the kernel keeps")
-    nxt[:R_PATH] = route[:R_PATH]
-    nxt[R_END] = v
-    nxt[R_DEPTH] = depth
+    was_in_pit = routes[r, R_IN_PIT]
     if in_pit[v]:
-        if not route[R_IN_PIT] and not walk[W_MAY_PIT]:
+        if not was_in_pit and not walk[W_MAY_PIT]:
             return False
         if is_box[v] and v != walk[W_CAR_BOX]:
             return False
-        nxt[R_IN_PIT] = 1
-        nxt[R_ANCHOR] = -1
-        nxt[R_ANCHOR_DEPTH] = 0
-        nxt[R_AT_BOX] = 1 if v == walk[W_CAR_BOX] else 0
-        nxt[R_CORNER] = -1
-        nxt[R_STOPS] = 0
+        for c in range(R_PATH):
+            out[o, c] = routes[r, c]
+        out[o, R_END] = v
+        out[o, R_DEPTH] = depth
+        out[o, R_IN_PIT] = 1
+        out[o, R_ANCHOR] = -1
+        out[o, R_ANCHOR_DEPTH] = 0
+        out[o, R_AT_BOX] = 1 if v == walk[W_CAR_BOX] else 0
+        out[o, R_CORNER] = -1
+        out[o, R_STOPS] = 0
         return True
     corner_u, corner_v = corner[u], corner[v]
-    if route[R_IN_PIT]:
-        nxt[R_DEBRIS] += debris[v]
-        nxt[R_IN_PIT] = 0
-        nxt[R_CORNER] = corner_v
-        nxt[R_STOPS] = 0
-        nxt[R_ANCHOR] = -1 if corner_v >= 0 else v
-        nxt[R_ANCHOR_DEPTH] = 0 if corner_v >= 0 else depth
+    if was_in_pit:
+        for c in range(R_PATH):
+            out[o, c] = routes[r, c]
+        out[o, R_END] = v
+        out[o, R_DEPTH] = depth
+        out[o, R_DEBRIS] += debris[v]
+        out[o, R_IN_PIT] = 0
+        out[o, R_CORNER] = corner_v
+        out[o, R_STOPS] = 0
+        out[o, R_ANCHOR] = -1 if corner_v >= 0 else v
+        out[o, R_ANCHOR_DEPTH] = 0 if corner_v >= 0 else depth
         return True
+    # On the track: first every reason to refuse the step, then the new route.
     lane_u, lane_v = lane[u], lane[v]
-    if route[R_LOCK] >= 0 and lane_v != route[R_LOCK]:
+    lock = routes[r, R_LOCK]
+    if lock >= 0 and lane_v != lock:
         return False
     limited = depth <= walk[W_LIMITED_UNTIL]
-    if corner_v >= 0:
-        nxt[R_ANCHOR] = -1
-        nxt[R_ANCHOR_DEPTH] = 0
-    elif route[R_ANCHOR] < 0:
-        nxt[R_ANCHOR] = v
-        nxt[R_ANCHOR_DEPTH] = depth
-    elif limited and dist[v] != depth - route[R_ANCHOR_DEPTH]:
+    anchor = routes[r, R_ANCHOR]
+    if (corner_v < 0 and anchor >= 0 and limited
+            and dist[v] != depth - routes[r, R_ANCHOR_DEPTH]):
         return False  # a longer way to a straight space than its shortest
-    if lane_u != lane_v and corner_u < 0 and limited:
+    changing = lane_u != lane_v and corner_u < 0 and limited
+    if changing:
         # Only straights limit lane changes and forbid weaving; corners follow the arrows.
-        departed = -1
-        kept = 0
-        for i in range(route[R_NLEFT]):
-            left_lane, left_at = route[R_LEFT + 2 * i], route[R_LEFT + 2 * i + 1]
-            if left_lane == lane_v:
-                departed = left_at
-            if left_lane != lane_u:
-                nxt[R_LEFT + 2 * kept] = left_lane
-                nxt[R_LEFT + 2 * kept + 1] = left_at
-                kept += 1
-        nxt[R_CHANGES] = route[R_CHANGES] + 1
-        if nxt[R_CHANGES] > walk[W_MAX_CHANGES]:
+        if routes[r, R_CHANGES] + 1 > walk[W_MAX_CHANGES]:
             return False
+        departed, kept = -1, 0
+        for i in range(routes[r, R_NLEFT]):
+            left_lane = routes[r, R_LEFT + 2 * i]
+            if left_lane == lane_v:
+                departed = routes[r, R_LEFT + 2 * i + 1]
+            if left_lane != lane_u:
+                kept += 1
         if kept >= MAX_LEFT:
             raise ValueError("a route left more lanes than the kernel keeps")
-        nxt[R_LEFT + 2 * kept] = lane_u
-        nxt[R_LEFT + 2 * kept + 1] = lane_index[u]
-        nxt[R_NLEFT] = kept + 1
         if departed >= 0:
             # Back into a lane it left: only past a car or debris standing in that lane.
             length = lane_length[lane_v] if lane_length[lane_v] > 0 else 1
@@ -197,41 +201,66 @@ def _step(route: Ints, nxt: Ints, v: int, board: BoardTables, setting: Setting, 
                     break
             if not passed:
                 return False
+    short = 0
     if corner_u >= 0 and corner_v != corner_u:
-        made = route[R_STOPS] if route[R_CORNER] == corner_u else 0
-        needed = corner_stops[corner_u]
-        if made < needed:
+        made = routes[r, R_STOPS] if routes[r, R_CORNER] == corner_u else 0
+        short = corner_stops[corner_u] - made
+        if short > 0:
             if lane_v != lane_u:
                 return False  # an overshooting car keeps the lane it leaves the corner in
-            e = route[R_NEXITS]
-            if e >= MAX_EXITS:
+            if routes[r, R_NEXITS] >= MAX_EXITS:
                 raise ValueError("a route left more corners short than the kernel keeps")
-            nxt[R_EXITS + 3 * e] = corner_u
-            nxt[R_EXITS + 3 * e + 1] = depth
-            nxt[R_EXITS + 3 * e + 2] = needed - made
-            nxt[R_NEXITS] = e + 1
-            nxt[R_LOCK] = lane_u
+    for c in range(R_PATH):
+        out[o, c] = routes[r, c]
+    out[o, R_END] = v
+    out[o, R_DEPTH] = depth
+    if corner_v >= 0:
+        out[o, R_ANCHOR] = -1
+        out[o, R_ANCHOR_DEPTH] = 0
+    elif anchor < 0:
+        out[o, R_ANCHOR] = v
+        out[o, R_ANCHOR_DEPTH] = depth
+    if changing:
+        kept = 0
+        for i in range(routes[r, R_NLEFT]):
+            left_lane = routes[r, R_LEFT + 2 * i]
+            if left_lane != lane_u:
+                out[o, R_LEFT + 2 * kept] = left_lane
+                out[o, R_LEFT + 2 * kept + 1] = routes[r, R_LEFT + 2 * i + 1]
+                kept += 1
+        out[o, R_CHANGES] += 1
+        out[o, R_LEFT + 2 * kept] = lane_u
+        out[o, R_LEFT + 2 * kept + 1] = lane_index[u]
+        out[o, R_NLEFT] = kept + 1
+    if short > 0:
+        e = routes[r, R_NEXITS]
+        out[o, R_EXITS + 3 * e] = corner_u
+        out[o, R_EXITS + 3 * e + 1] = depth
+        out[o, R_EXITS + 3 * e + 2] = short
+        out[o, R_NEXITS] = e + 1
+        out[o, R_LOCK] = lane_u
     if corner_v != corner_u:
-        nxt[R_CORNER] = corner_v
-        nxt[R_STOPS] = 0
+        out[o, R_CORNER] = corner_v
+        out[o, R_STOPS] = 0
         if corner_v >= 0 and depth >= walk[W_ENTRIES_FROM]:
-            nxt[R_ENTRIES] += 1
-    nxt[R_DEBRIS] += debris[v]
-    nxt[R_IN_PIT] = 0
-    nxt[R_AT_BOX] = 0
+            out[o, R_ENTRIES] += 1
+    out[o, R_DEBRIS] += debris[v]
+    out[o, R_IN_PIT] = 0
+    out[o, R_AT_BOX] = 0
     return True
 
 
-@compiled
-def _key_hash(row: Ints, setting: Setting, lane_length: Ints) -> int:
-    """Write the marks of the lanes ``row`` left (``I_MARKS``) and return the hash of its key:
-    what a route's future depends on, so that routes with equal keys have the same futures.
-    The key is the route's columns before the path, the lanes left replaced by the marks."""
+@inlined
+def _key_hash(rows: Ints, r: int, setting: Setting, lane_length: Ints) -> int:
+    """Write the marks of the lanes route ``rows[r]`` left (``I_MARKS``) and return the hash
+    of its key: what a route's future depends on, so that routes with equal keys have the same
+    futures. The key is the route's columns before the path, the lanes left replaced by the
+    marks."""
     passable, passable_count = setting[2], setting[3]
     for i in range(2 * MAX_LEFT):
-        row[I_MARKS + i] = -1
-    for i in range(row[R_NLEFT]):
-        left_lane, left_at = row[R_LEFT + 2 * i], row[R_LEFT + 2 * i + 1]
+        rows[r, I_MARKS + i] = -1
+    for i in range(rows[r, R_NLEFT]):
+        left_lane, left_at = rows[r, R_LEFT + 2 * i], rows[r, R_LEFT + 2 * i + 1]
         # The first car or debris ahead of where the lane was left (-1: none).
         length = lane_length[left_lane] if lane_length[left_lane] > 0 else 1
         mark, best = -1, -1
@@ -241,76 +270,86 @@ def _key_hash(row: Ints, setting: Setting, lane_length: Ints) -> int:
             if best < 0 or gap < best:
                 mark, best = p, gap
         # Sorted by lane (a route's lanes left are distinct).
-        at = i
-        while at > 0 and row[I_MARKS + 2 * (at - 1)] > left_lane:
-            row[I_MARKS + 2 * at] = row[I_MARKS + 2 * (at - 1)]
-            row[I_MARKS + 2 * at + 1] = row[I_MARKS + 2 * (at - 1) + 1]
-            at -= 1
-        row[I_MARKS + 2 * at] = left_lane
-        row[I_MARKS + 2 * at + 1] = mark
+        at = I_MARKS + 2 * i
+        while at > I_MARKS and rows[r, at - 2] > left_lane:
+            rows[r, at] = rows[r, at - 2]
+            rows[r, at + 1] = rows[r, at - 1]
+            at -= 2
+        rows[r, at] = left_lane
+        rows[r, at + 1] = mark
+    # The overshoot columns past the route's last are the origin's in every route of a walk.
     h = 0
     for c in range(R_LEFT):
-        h = h * 1000003 + row[c]
-    for c in range(R_LOCK, R_PATH):
-        h = h * 1000003 + row[c]
+        h = h * 1000003 + rows[r, c]
+    for c in range(R_LOCK, R_EXITS + 3 * rows[r, R_NEXITS]):
+        h = h * 1000003 + rows[r, c]
     for c in range(I_MARKS, I_HASH):
-        h = h * 1000003 + row[c]
+        h = h * 1000003 + rows[r, c]
     h ^= h >> 29
     return h & 0x3FFFFFFFFFFFFFFF
 
 
-@compiled
-def _same_key(a: Ints, b: Ints) -> bool:
-    """Whether two routes (their marks written) have the same key."""
+@inlined
+def _same_key(a: Ints, i: int, b: Ints, j: int) -> bool:
+    """Whether routes ``a[i]`` and ``b[j]`` of the same walk (their marks written) have the
+    same key (overshoot columns past a route's last are the origin's)."""
     for c in range(R_LEFT):
-        if a[c] != b[c]:
+        if a[i, c] != b[j, c]:
             return False
-    for c in range(R_LOCK, R_PATH):
-        if a[c] != b[c]:
+    for c in range(R_LOCK, R_EXITS + 3 * a[i, R_NEXITS]):
+        if a[i, c] != b[j, c]:
             return False
     for c in range(I_MARKS, I_HASH):
-        if a[c] != b[c]:
+        if a[i, c] != b[j, c]:
             return False
     return True
 
 
 @compiled
-def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
-                shapes: Ints) -> tuple[Ints, int]:
+def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shapes: Ints,
+                replay: Ints) -> tuple[Ints, int]:
     """Every legal route from ``origin`` of at most ``walk[W_ROLL]`` spaces, in the order the
     plain walk yields them (:meth:`~trackformat.sim.move.routes.RouteWalk.prefixes`): the
     table of routes (``R_*`` columns first, path included) and how many rows are routes.
-    ``origin`` may be a route already walked (a move that slipstream extras continue)."""
+
+    With ``walk[W_REPLAY]`` spaces to replay, the walk first follows the route of a move
+    already walked (from ``replay[walk[W_REPLAY_FROM]]`` on), one route per space, and spreads
+    out from its end only: the routes a slipstream's extras continue."""
     track_next, pit_next, pit_entry = board[0], board[1], board[2]
     lane_length, corner = board[5], board[6]
     occupied = setting[0]
     roll = walk[W_ROLL]
     spaces = len(corner)
     routes = np.empty((FIRST_ROUTES, WALK_ROW), np.int64)
-    table = np.full(4 * FIRST_ROUTES, -1, np.int64)
+    table = np.empty(4 * FIRST_ROUTES, np.int64)
+    for at in range(len(table)):
+        table[at] = -1
     count = 0
     # The routes waiting to be walked, last in first out; a route's children are pushed last
     # first, so that the first child is walked first.
     fan = max(track_next.shape[1] + pit_entry.shape[1], pit_next.shape[1])
     stack = np.empty(((min(roll, MAX_DEPTH) + 2) * fan + 1, WALK_ROW), np.int64)
-    stack[0, :ROUTE_COLUMNS] = origin[:ROUTE_COLUMNS]
+    for c in range(ROUTE_COLUMNS):
+        stack[0, c] = origin[c]
     stack[0, I_PARENT] = -1
     top = 1
     # Shortest distances from each anchor met, computed once per anchor.
-    slot_of = np.full(spaces, -1, np.int64)
+    slot_of = np.empty(spaces, np.int64)
+    for space in range(spaces):
+        slot_of[space] = -1
     dist = np.empty((4, spaces), np.int64)
     queue = np.empty(spaces, np.int64)
     anchors = 0
+    onward_spaces = np.empty(fan, np.int64)
     while top > 0:
         top -= 1
-        current = stack[top]
-        h = _key_hash(current, setting, lane_length)
+        h = _key_hash(stack, top, setting, lane_length)
         mask = len(table) - 1
         at = h & mask
         seen = False
         while table[at] >= 0:
-            other = routes[table[at]]
-            if other[I_HASH] == h and _same_key(current, other):
+            other = table[at]
+            if routes[other, I_HASH] == h and _same_key(stack, top, routes, other):
                 seen = True
                 break
             at = (at + 1) & mask
@@ -318,9 +357,13 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
             continue
         if count == len(routes):
             grown = np.empty((2 * len(routes), WALK_ROW), np.int64)
-            grown[:count] = routes
+            for r in range(count):
+                for c in range(WALK_ROW):
+                    grown[r, c] = routes[r, c]
             routes = grown
-            table = np.full(4 * len(routes), -1, np.int64)
+            table = np.empty(4 * len(routes), np.int64)
+            for at in range(len(table)):
+                table[at] = -1
             mask = len(table) - 1
             for r in range(count):
                 slot = routes[r, I_HASH] & mask
@@ -330,31 +373,37 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
             at = h & mask
             while table[at] >= 0:
                 at = (at + 1) & mask
-        table[at] = count
-        route = routes[count]
-        route[:R_PATH] = current[:R_PATH]
-        route[I_MARKS:] = current[I_MARKS:]
-        route[I_HASH] = h
-        parent = current[I_PARENT]
-        depth = route[R_DEPTH]
-        if parent < 0:
-            route[R_PATH:ROUTE_COLUMNS] = current[R_PATH:ROUTE_COLUMNS]
-        else:
-            route[R_PATH:ROUTE_COLUMNS] = routes[parent, R_PATH:ROUTE_COLUMNS]
-            route[R_PATH + depth - 1] = route[R_END]
         me = count
         count += 1
-        if depth >= roll or route[R_AT_BOX]:
+        table[at] = me
+        for c in range(R_PATH):
+            routes[me, c] = stack[top, c]
+        for c in range(I_MARKS, WALK_ROW):
+            routes[me, c] = stack[top, c]
+        routes[me, I_HASH] = h
+        parent = stack[top, I_PARENT]
+        depth = routes[me, R_DEPTH]
+        u = routes[me, R_END]
+        if parent < 0:
+            for c in range(R_PATH, ROUTE_COLUMNS):
+                routes[me, c] = stack[top, c]
+        else:
+            for c in range(R_PATH, ROUTE_COLUMNS):
+                routes[me, c] = routes[parent, c]
+            routes[me, R_PATH + depth - 1] = u
+        if depth >= roll or routes[me, R_AT_BOX]:
             continue
-        u = route[R_END]
+        in_pit = routes[me, R_IN_PIT]
         slot = 0
-        anchor = route[R_ANCHOR]
-        if not route[R_IN_PIT] and anchor >= 0 and depth + 1 <= walk[W_LIMITED_UNTIL]:
+        anchor = routes[me, R_ANCHOR]
+        if not in_pit and anchor >= 0 and depth + 1 <= walk[W_LIMITED_UNTIL]:
             slot = slot_of[anchor]
             if slot < 0:
                 if anchors == len(dist):
                     more = np.empty((2 * len(dist), spaces), np.int64)
-                    more[:anchors] = dist
+                    for a in range(anchors):
+                        for space in range(spaces):
+                            more[a, space] = dist[a, space]
                     dist = more
                 slot = anchors
                 anchors += 1
@@ -362,48 +411,30 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                 _distances(anchor, roll, track_next, corner, occupied, dist[slot], queue)
         if top + fan > len(stack):
             deeper = np.empty((2 * len(stack) + fan, WALK_ROW), np.int64)
-            deeper[:top] = stack[:top]
+            for r in range(top):
+                for c in range(WALK_ROW):
+                    deeper[r, c] = stack[r, c]
             stack = deeper
         # In the pit lane a car follows the pit lane's moves; on the track, the track's, then
         # the pit entries when its window is open. Pushed last first.
-        if walk[W_MAY_PIT] and not route[R_IN_PIT]:
-            for k in range(pit_entry.shape[1] - 1, -1, -1):
-                v = pit_entry[u, k]
-                if v >= 0 and _step(route, stack[top], v, board, setting, walk, shapes,
-                                    dist[slot]):
-                    stack[top, I_PARENT] = me
-                    top += 1
-        onward = pit_next if route[R_IN_PIT] else track_next
-        for k in range(onward.shape[1] - 1, -1, -1):
-            v = onward[u, k]
-            if v >= 0 and _step(route, stack[top], v, board, setting, walk, shapes, dist[slot]):
+        ways = 0
+        if depth < walk[W_REPLAY]:
+            onward_spaces[0] = replay[walk[W_REPLAY_FROM] + depth]
+            ways = 1
+        else:
+            if walk[W_MAY_PIT] and not in_pit:
+                for k in range(pit_entry.shape[1] - 1, -1, -1):
+                    if pit_entry[u, k] >= 0:
+                        onward_spaces[ways] = pit_entry[u, k]
+                        ways += 1
+            onward = pit_next if in_pit else track_next
+            for k in range(onward.shape[1] - 1, -1, -1):
+                if onward[u, k] >= 0:
+                    onward_spaces[ways] = onward[u, k]
+                    ways += 1
+        for k in range(ways):
+            if _step(routes, me, stack, top, onward_spaces[k], board, setting, walk, shapes,
+                     dist[slot]):
                 stack[top, I_PARENT] = me
                 top += 1
     return routes, count
-
-
-@compiled
-def replayed(board: BoardTables, setting: Setting, origin: Ints, spaces: Ints, distance: int,
-             walk: Ints, shapes: Ints) -> Ints:
-    """The route of a move (its first ``distance`` spaces in ``spaces``) walked again from
-    ``origin`` under ``walk`` (``R_*`` columns, path included); an empty row when that walk
-    does not allow it."""
-    track_next, corner, occupied = board[0], board[6], setting[0]
-    path = np.empty(ROUTE_COLUMNS, np.int64)
-    path[:] = origin[:ROUTE_COLUMNS]
-    nxt = np.empty(ROUTE_COLUMNS, np.int64)
-    dist = np.empty(len(corner), np.int64)
-    queue = np.empty(len(corner), np.int64)
-    measured = -1
-    for i in range(distance):
-        anchor = path[R_ANCHOR]
-        if (not path[R_IN_PIT] and anchor >= 0 and path[R_DEPTH] + 1 <= walk[W_LIMITED_UNTIL]
-                and anchor != measured):
-            _distances(anchor, walk[W_ROLL], track_next, corner, occupied, dist, queue)
-            measured = anchor
-        if not _step(path, nxt, spaces[i], board, setting, walk, shapes, dist):
-            return np.empty(0, np.int64)
-        nxt[R_PATH:] = path[R_PATH:]
-        nxt[R_PATH + nxt[R_DEPTH] - 1] = spaces[i]
-        path, nxt = nxt, path
-    return path
