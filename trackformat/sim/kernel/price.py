@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.sim.kernel.jit import compiled, numba
+from trackformat.sim.kernel.jit import compiled
 from trackformat.sim.kernel.walk import (
     MAX_DEPTH,
     MAX_EXITS,
@@ -43,7 +43,7 @@ from trackformat.sim.kernel.walk import (
     W_MAY_PIT,
     W_OWN_LANE,
     W_REPLAY,
-    W_REPLAY_FROM,
+    W_REPLAY_PATH,
     W_ROLL,
     WALK_COLUMNS,
     BoardTables,
@@ -52,8 +52,6 @@ from trackformat.sim.kernel.walk import (
 )
 
 Ints = npt.NDArray[np.int64]
-
-inlined = numba.njit(cache=True, inline="always")
 
 (M_ROLL, M_DEST, M_BRAKES, M_TYRES, M_BLOCKED, M_SPIN, M_ELIMINATED, M_DEBRIS, M_BOX,
  M_NEXITS) = range(10)
@@ -99,13 +97,20 @@ NOT_ELIMINATED, BY_MISSED_STOPS, BY_OVERSHOOT, BY_SPIN, BY_BLOCKED = 0, 1, 2, 3,
 
 
 
-@inlined
-def _firsts(routes: Ints, count: int, terms: Ints, pit_next: Ints, is_box: Ints,
-            occupied: Ints) -> tuple[Ints, int]:
-    """One row (``F_*`` columns) for each route of ``routes`` that is the first of its outcome
-    (end, depth, overshoots, debris, box, corner entries), in the walk's order, leaving out
-    those shorter than ``T_MIN_DEPTH``: routes with the same outcome price alike, so only the
-    first can give a move (a move keeps the first route that gives it)."""
+@compiled
+def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shapes: Ints,
+           rolls: Ints, terms: Ints, block_brakes: Ints, block_tyres: Ints) -> Ints:
+    """Walk the routes (:func:`~trackformat.sim.kernel.walk.walk_routes`) and sort them into
+    the moves of each of ``rolls`` (full, braking, blocked, pit), as
+    :func:`~trackformat.sim.move.legal.collect_moves` does: one row each, roll by roll, each
+    roll's distinct moves in the engine's order with the first route that gives them.
+    ``terms`` (``T_*``) are the numbers pricing reads."""
+    routes, count = walk_routes(board, setting, origin, walk, shapes)
+    pit_next, is_box, occupied = board[1], board[9], setting[0]
+    # One row (F_* columns) for each route that is the first of its outcome (end, depth,
+    # overshoots, debris, box, corner entries), in the walk's order, leaving out those shorter
+    # than T_MIN_DEPTH: routes with the same outcome price alike, so only the first can give a
+    # move (a move keeps the first route that gives it).
     firsts = np.empty((count, FIRST_COLUMNS), np.int64)
     hashes = np.empty(count, np.int64)
     classes = np.empty(count, np.int64)
@@ -119,7 +124,7 @@ def _firsts(routes: Ints, count: int, terms: Ints, pit_next: Ints, is_box: Ints,
     for at in range(size):
         table[at] = -1
         by_class[at] = -1
-    found = 0
+    outcomes = 0
     for r in range(count):
         depth = routes[r, R_DEPTH]
         if depth < terms[T_MIN_DEPTH]:
@@ -149,10 +154,9 @@ def _firsts(routes: Ints, count: int, terms: Ints, pit_next: Ints, is_box: Ints,
             at = (at + 1) & mask
         if seen:
             continue
-        table[at] = found
-        hashes[found] = h
-        first = firsts[found]
-        first[F_ROUTE] = r
+        table[at] = outcomes
+        hashes[outcomes] = h
+        firsts[outcomes, F_ROUTE] = r
         # The class: destination, debris, box and overshoots as the move shows them.
         h = routes[r, R_END]
         for c in (R_DEBRIS, R_AT_BOX, R_NEXITS):
@@ -186,9 +190,9 @@ def _firsts(routes: Ints, count: int, terms: Ints, pit_next: Ints, is_box: Ints,
         if kind < 0:
             kind = kinds
             kinds += 1
-            by_class[at] = found
-            classes[found] = h
-        first[F_CLASS] = kind
+            by_class[at] = outcomes
+            classes[outcomes] = h
+        firsts[outcomes, F_CLASS] = kind
         # The overshoots' price does not depend on the roll.
         over_tyres = beyond * terms[T_TYRES_PER_SPACE]
         eliminated = NOT_ELIMINATED
@@ -205,57 +209,21 @@ def _firsts(routes: Ints, count: int, terms: Ints, pit_next: Ints, is_box: Ints,
                 eliminated = BY_OVERSHOOT
             elif over_tyres == terms[T_TYRES_LEFT]:
                 spin = True
-        first[F_OVER_TYRES], first[F_ELIMINATED], first[F_SPIN] = over_tyres, eliminated, spin
-        first[F_ENTRIES] = terms[T_CARRIED] + routes[r, R_ENTRIES]
-        first[F_PIT] = -1
+        firsts[outcomes, F_OVER_TYRES] = over_tyres
+        firsts[outcomes, F_ELIMINATED] = eliminated
+        firsts[outcomes, F_SPIN] = spin
+        firsts[outcomes, F_ENTRIES] = terms[T_CARRIED] + routes[r, R_ENTRIES]
+        firsts[outcomes, F_PIT] = -1
         if routes[r, R_IN_PIT]:
             waiting = False
-            for v in pit_next[routes[r, R_END]]:
+            for k in range(pit_next.shape[1]):
+                v = pit_next[routes[r, R_END], k]
                 if v < 0:
                     break
                 if occupied[v] and (not is_box[v] or v == terms[T_CAR_BOX]):
                     waiting = True
-            first[F_PIT] = 1 if routes[r, R_AT_BOX] or waiting else 0
-        found += 1
-    return firsts, found
-
-
-@inlined
-def _before(kept: Ints, a: int, b: int, routes: Ints) -> bool:
-    """Whether move ``a`` comes before ``b`` (rows of ``kept``) in the engine's order: the
-    moves that do not eliminate the car first, then the longest, the cheapest, by destination,
-    by route."""
-    a_out = kept[a, K_ELIMINATED] != NOT_ELIMINATED
-    b_out = kept[b, K_ELIMINATED] != NOT_ELIMINATED
-    if a_out != b_out:
-        return bool(b_out)
-    distance = kept[a, K_DISTANCE]
-    if distance != kept[b, K_DISTANCE]:
-        return bool(distance > kept[b, K_DISTANCE])
-    a_cost = kept[a, K_BRAKES] + kept[a, K_TYRES]
-    b_cost = kept[b, K_BRAKES] + kept[b, K_TYRES]
-    if a_cost != b_cost:
-        return bool(a_cost < b_cost)
-    if kept[a, K_DEST] != kept[b, K_DEST]:
-        return bool(kept[a, K_DEST] < kept[b, K_DEST])
-    a_route, b_route = kept[a, K_FIRST], kept[b, K_FIRST]
-    for i in range(R_PATH, R_PATH + distance):
-        if routes[a_route, i] != routes[b_route, i]:
-            return bool(routes[a_route, i] < routes[b_route, i])
-    return False
-
-
-@compiled
-def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shapes: Ints,
-           replay: Ints, rolls: Ints, terms: Ints, block_brakes: Ints,
-           block_tyres: Ints) -> Ints:
-    """Walk the routes (:func:`~trackformat.sim.kernel.walk.walk_routes`) and sort them into
-    the moves of each of ``rolls`` (full, braking, blocked, pit), as
-    :func:`~trackformat.sim.move.legal.collect_moves` does: one row each, roll by roll, each
-    roll's distinct moves in the engine's order with the first route that gives them.
-    ``terms`` (``T_*``) are the numbers pricing reads."""
-    routes, count = walk_routes(board, setting, origin, walk, shapes, replay)
-    firsts, outcomes = _firsts(routes, count, terms, board[1], board[9], setting[0])
+            firsts[outcomes, F_PIT] = 1 if routes[r, R_AT_BOX] or waiting else 0
+        outcomes += 1
     # The depths of the routes on the track: the deepest one not past a roll is where cars
     # block every way when it is short of the roll.
     on_track = np.zeros(MAX_DEPTH + 1, np.bool_)
@@ -338,15 +306,36 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
             if seen:
                 continue
             table[at] = total
-            move = kept[total]
-            move[K_ROLL], move[K_FIRST], move[K_CLASS] = roll, firsts[f, F_ROUTE], kind
-            move[K_BRAKES], move[K_TYRES], move[K_BLOCKED] = brakes, paid_tyres, blocked
-            move[K_SPIN], move[K_ELIMINATED], move[K_DISTANCE] = spin, eliminated, depth
-            move[K_DEST], move[K_HASH] = routes[firsts[f, F_ROUTE], R_END], h
+            first, dest = firsts[f, F_ROUTE], routes[firsts[f, F_ROUTE], R_END]
+            kept[total, K_ROLL], kept[total, K_FIRST], kept[total, K_CLASS] = roll, first, kind
+            kept[total, K_BRAKES], kept[total, K_TYRES] = brakes, paid_tyres
+            kept[total, K_BLOCKED], kept[total, K_SPIN] = blocked, spin
+            kept[total, K_ELIMINATED], kept[total, K_DISTANCE] = eliminated, depth
+            kept[total, K_DEST], kept[total, K_HASH] = dest, h
             # Insertion in the engine's order.
             place = total
-            while place > start and _before(kept, total, order[place - 1], routes):
-                order[place] = order[place - 1]
+            while place > start:
+                # Before the move there? The moves that do not eliminate the car first, then
+                # the longest, the cheapest, by destination, by route.
+                b = order[place - 1]
+                earlier = False
+                if (eliminated != NOT_ELIMINATED) != (kept[b, K_ELIMINATED] != NOT_ELIMINATED):
+                    earlier = kept[b, K_ELIMINATED] != NOT_ELIMINATED
+                elif depth != kept[b, K_DISTANCE]:
+                    earlier = depth > kept[b, K_DISTANCE]
+                elif brakes + paid_tyres != kept[b, K_BRAKES] + kept[b, K_TYRES]:
+                    earlier = brakes + paid_tyres < kept[b, K_BRAKES] + kept[b, K_TYRES]
+                elif dest != kept[b, K_DEST]:
+                    earlier = dest < kept[b, K_DEST]
+                else:
+                    other = kept[b, K_FIRST]
+                    for i in range(R_PATH, R_PATH + depth):
+                        if routes[first, i] != routes[other, i]:
+                            earlier = routes[first, i] < routes[other, i]
+                            break
+                if not earlier:
+                    break
+                order[place] = b
                 place -= 1
             order[place] = total
             total += 1
@@ -401,7 +390,7 @@ def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
     walk[W_BASE], walk[W_OWN_LANE] = -1, -1
     walk[W_LIMITED_UNTIL], walk[W_ENTRIES_FROM] = NEVER, NEVER
     walk[W_ROLL], walk[W_MAY_PIT], walk[W_CAR_BOX] = rolls[-1], may_pit, car_box
-    walk[W_MAX_CHANGES], walk[W_REPLAY], walk[W_REPLAY_FROM] = max_changes, 0, 0
+    walk[W_MAX_CHANGES], walk[W_REPLAY] = max_changes, 0
     terms = np.zeros(TERMS, np.int64)
     terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT], terms[T_SPUN] = brakes_left, tyres_left, spun
     terms[T_BRAKES_PER_SPACE], terms[T_TYRES_PER_SPACE] = brakes_per_space, tyres_per_space
@@ -410,7 +399,7 @@ def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
     terms[T_CAR_BOX] = car_box
     return _moves((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
                    corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
-                  origin, walk, np.zeros((1, 1), np.int64), origin, rolls, terms, block_brakes,
+                  origin, walk, np.zeros((1, 1), np.int64), rolls, terms, block_brakes,
                   block_tyres)
 
 
@@ -437,7 +426,9 @@ def slipstream_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
     walk[W_LIMITED_UNTIL] = move[M_ROLL] - extra_spaces * move[M_SLIPSTREAM]
     walk[W_ENTRIES_FROM] = distance + 1
     walk[W_ROLL], walk[W_MAY_PIT], walk[W_CAR_BOX] = roll, may_pit, car_box
-    walk[W_MAX_CHANGES], walk[W_REPLAY], walk[W_REPLAY_FROM] = max_changes, distance, M_ROUTE
+    walk[W_MAX_CHANGES], walk[W_REPLAY] = max_changes, distance
+    for d in range(distance):
+        walk[W_REPLAY_PATH + d] = move[M_ROUTE + d]
     terms = np.zeros(TERMS, np.int64)
     terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT], terms[T_SPUN] = brakes_left, tyres_left, spun
     terms[T_BRAKES_PER_SPACE], terms[T_TYRES_PER_SPACE] = brakes_per_space, tyres_per_space
@@ -450,5 +441,5 @@ def slipstream_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
     terms[T_SLIPSTREAM] = move[M_SLIPSTREAM] + 1
     return _moves((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
                    corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
-                  origin, walk, shapes, move, np.array([roll], np.int64), terms, block_brakes,
+                  origin, walk, shapes, np.array([roll], np.int64), terms, block_brakes,
                   block_tyres)
