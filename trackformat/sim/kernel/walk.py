@@ -300,120 +300,115 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                     continue
             if nxt > MAX_DEPTH:
                 raise ValueError("a route longer than the kernel keeps")
+            corner_u, corner_v = corner[u], corner[v]
+            lane_u, lane_v = lane[u], lane[v]
+            changing = False
+            short = 0
             if in_pit[v]:
                 if not was_in_pit and not may_pit:
                     continue
                 if is_box[v] and v != car_box:
                     continue
-                for c in range(R_PATH):
-                    stack[top, c] = routes[me, c]
-                stack[top, R_END] = v
-                stack[top, R_DEPTH] = nxt
-                stack[top, R_IN_PIT] = 1
-                stack[top, R_ANCHOR] = -1
-                stack[top, R_ANCHOR_DEPTH] = 0
-                stack[top, R_AT_BOX] = 1 if v == car_box else 0
-                stack[top, R_CORNER] = -1
-                stack[top, R_STOPS] = 0
-                stack[top, I_PARENT] = me
-                top += 1
-                continue
-            corner_u, corner_v = corner[u], corner[v]
-            if was_in_pit:
-                for c in range(R_PATH):
-                    stack[top, c] = routes[me, c]
-                stack[top, R_END] = v
-                stack[top, R_DEPTH] = nxt
-                stack[top, R_DEBRIS] += debris[v]
-                stack[top, R_IN_PIT] = 0
-                stack[top, R_CORNER] = corner_v
-                stack[top, R_STOPS] = 0
-                stack[top, R_ANCHOR] = -1 if corner_v >= 0 else v
-                stack[top, R_ANCHOR_DEPTH] = 0 if corner_v >= 0 else nxt
-                stack[top, I_PARENT] = me
-                top += 1
-                continue
-            lane_u, lane_v = lane[u], lane[v]
-            lock = routes[me, R_LOCK]
-            if lock >= 0 and lane_v != lock:
-                continue
-            limited = nxt <= limited_until
-            if (corner_v < 0 and anchor >= 0 and limited
-                    and dist[slot, v] != nxt - routes[me, R_ANCHOR_DEPTH]):
-                continue  # a longer way to a straight space than its shortest
-            changing = lane_u != lane_v and corner_u < 0 and limited
-            if changing:
-                # Only straights limit lane changes and forbid weaving; corners follow the
-                # arrows.
-                if routes[me, R_CHANGES] + 1 > max_changes:
+            elif not was_in_pit:
+                # On the track.
+                lock = routes[me, R_LOCK]
+                if lock >= 0 and lane_v != lock:
                     continue
-                departed, kept = -1, 0
-                for i in range(routes[me, R_NLEFT]):
-                    left_lane = routes[me, R_LEFT + 2 * i]
-                    if left_lane == lane_v:
-                        departed = routes[me, R_LEFT + 2 * i + 1]
-                    if left_lane != lane_u:
-                        kept += 1
-                if kept >= MAX_LEFT:
-                    raise ValueError("a route left more lanes than the kernel keeps")
-                if departed >= 0:
-                    # Back into a lane it left: only past a car or debris standing there.
-                    length = lane_length[lane_v] if lane_length[lane_v] > 0 else 1
-                    span = (lane_index[v] - departed) % length
-                    passed = False
-                    for k in range(passable_count[lane_v]):
-                        offset = (passable[lane_v, k] - departed) % length
-                        if 0 < offset < span:
-                            passed = True
-                            break
-                    if not passed:
+                limited = nxt <= limited_until
+                if (corner_v < 0 and anchor >= 0 and limited
+                        and dist[slot, v] != nxt - routes[me, R_ANCHOR_DEPTH]):
+                    continue  # a longer way to a straight space than its shortest
+                changing = lane_u != lane_v and corner_u < 0 and limited
+                if changing:
+                    # Only straights limit lane changes and forbid weaving; corners follow the
+                    # arrows.
+                    if routes[me, R_CHANGES] + 1 > max_changes:
                         continue
-            short = 0
-            if corner_u >= 0 and corner_v != corner_u:
-                made = routes[me, R_STOPS] if routes[me, R_CORNER] == corner_u else 0
-                short = corner_stops[corner_u] - made
-                if short > 0:
-                    if lane_v != lane_u:
-                        continue  # an overshooting car keeps the lane it leaves the corner in
-                    if routes[me, R_NEXITS] >= MAX_EXITS:
-                        raise ValueError("a route left more corners short than the kernel keeps")
+                    departed, kept = -1, 0
+                    for i in range(routes[me, R_NLEFT]):
+                        left_lane = routes[me, R_LEFT + 2 * i]
+                        if left_lane == lane_v:
+                            departed = routes[me, R_LEFT + 2 * i + 1]
+                        if left_lane != lane_u:
+                            kept += 1
+                    if kept >= MAX_LEFT:
+                        raise ValueError("a route left more lanes than the kernel keeps")
+                    if departed >= 0:
+                        # Back into a lane it left: only past a car or debris standing there.
+                        length = lane_length[lane_v] if lane_length[lane_v] > 0 else 1
+                        span = (lane_index[v] - departed) % length
+                        passed = False
+                        for k in range(passable_count[lane_v]):
+                            offset = (passable[lane_v, k] - departed) % length
+                            if 0 < offset < span:
+                                passed = True
+                                break
+                        if not passed:
+                            continue
+                if corner_u >= 0 and corner_v != corner_u:
+                    made = routes[me, R_STOPS] if routes[me, R_CORNER] == corner_u else 0
+                    short = corner_stops[corner_u] - made
+                    if short > 0:
+                        if lane_v != lane_u:
+                            continue  # an overshooting car keeps its lane leaving the corner
+                        if routes[me, R_NEXITS] >= MAX_EXITS:
+                            raise ValueError(
+                                "a route left more corners short than the kernel keeps")
+            # The step is legal: the new route on top of the stack.
             for c in range(R_PATH):
                 stack[top, c] = routes[me, c]
             stack[top, R_END] = v
             stack[top, R_DEPTH] = nxt
+            stack[top, I_PARENT] = me
+            top += 1
+            o = top - 1
+            if in_pit[v]:
+                stack[o, R_IN_PIT] = 1
+                stack[o, R_ANCHOR] = -1
+                stack[o, R_ANCHOR_DEPTH] = 0
+                stack[o, R_AT_BOX] = 1 if v == car_box else 0
+                stack[o, R_CORNER] = -1
+                stack[o, R_STOPS] = 0
+                continue
+            if was_in_pit:
+                stack[o, R_DEBRIS] += debris[v]
+                stack[o, R_IN_PIT] = 0
+                stack[o, R_CORNER] = corner_v
+                stack[o, R_STOPS] = 0
+                stack[o, R_ANCHOR] = -1 if corner_v >= 0 else v
+                stack[o, R_ANCHOR_DEPTH] = 0 if corner_v >= 0 else nxt
+                continue
             if corner_v >= 0:
-                stack[top, R_ANCHOR] = -1
-                stack[top, R_ANCHOR_DEPTH] = 0
+                stack[o, R_ANCHOR] = -1
+                stack[o, R_ANCHOR_DEPTH] = 0
             elif anchor < 0:
-                stack[top, R_ANCHOR] = v
-                stack[top, R_ANCHOR_DEPTH] = nxt
+                stack[o, R_ANCHOR] = v
+                stack[o, R_ANCHOR_DEPTH] = nxt
             if changing:
                 kept = 0
                 for i in range(routes[me, R_NLEFT]):
                     left_lane = routes[me, R_LEFT + 2 * i]
                     if left_lane != lane_u:
-                        stack[top, R_LEFT + 2 * kept] = left_lane
-                        stack[top, R_LEFT + 2 * kept + 1] = routes[me, R_LEFT + 2 * i + 1]
+                        stack[o, R_LEFT + 2 * kept] = left_lane
+                        stack[o, R_LEFT + 2 * kept + 1] = routes[me, R_LEFT + 2 * i + 1]
                         kept += 1
-                stack[top, R_CHANGES] += 1
-                stack[top, R_LEFT + 2 * kept] = lane_u
-                stack[top, R_LEFT + 2 * kept + 1] = lane_index[u]
-                stack[top, R_NLEFT] = kept + 1
+                stack[o, R_CHANGES] += 1
+                stack[o, R_LEFT + 2 * kept] = lane_u
+                stack[o, R_LEFT + 2 * kept + 1] = lane_index[u]
+                stack[o, R_NLEFT] = kept + 1
             if short > 0:
                 e = routes[me, R_NEXITS]
-                stack[top, R_EXITS + 3 * e] = corner_u
-                stack[top, R_EXITS + 3 * e + 1] = nxt
-                stack[top, R_EXITS + 3 * e + 2] = short
-                stack[top, R_NEXITS] = e + 1
-                stack[top, R_LOCK] = lane_u
+                stack[o, R_EXITS + 3 * e] = corner_u
+                stack[o, R_EXITS + 3 * e + 1] = nxt
+                stack[o, R_EXITS + 3 * e + 2] = short
+                stack[o, R_NEXITS] = e + 1
+                stack[o, R_LOCK] = lane_u
             if corner_v != corner_u:
-                stack[top, R_CORNER] = corner_v
-                stack[top, R_STOPS] = 0
+                stack[o, R_CORNER] = corner_v
+                stack[o, R_STOPS] = 0
                 if corner_v >= 0 and nxt >= entries_from:
-                    stack[top, R_ENTRIES] += 1
-            stack[top, R_DEBRIS] += debris[v]
-            stack[top, R_IN_PIT] = 0
-            stack[top, R_AT_BOX] = 0
-            stack[top, I_PARENT] = me
-            top += 1
+                    stack[o, R_ENTRIES] += 1
+            stack[o, R_DEBRIS] += debris[v]
+            stack[o, R_IN_PIT] = 0
+            stack[o, R_AT_BOX] = 0
     return routes, count
