@@ -75,8 +75,9 @@ lane changes allowed on a straight; and the first ``W_REPLAY`` spaces of every r
 of a move already walked, listed from ``W_REPLAY_PATH`` on (0: a walk from the origin)."""
 NEVER = 1 << 30
 
-FIRST_ROUTES = 256
-"""Rows of a walk's route table to begin with (it doubles when full)."""
+ROUTES_PER_SPACE = 16
+"""Rows of a walk's route table to begin with, per space of the roll (it doubles when full): a
+30-space walk on Monaco keeps some 250 routes."""
 
 
 @compiled
@@ -96,8 +97,11 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
     entries_from, roll, may_pit = walk[W_ENTRIES_FROM], walk[W_ROLL], walk[W_MAY_PIT]
     car_box, max_changes, replay = walk[W_CAR_BOX], walk[W_MAX_CHANGES], walk[W_REPLAY]
     spaces = len(corner)
-    routes = np.empty((FIRST_ROUTES, WALK_ROW), np.int64)
-    table = np.empty(4 * FIRST_ROUTES, np.int64)
+    routes = np.empty((ROUTES_PER_SPACE * (min(roll, MAX_DEPTH) + 1), WALK_ROW), np.int64)
+    size = 16
+    while size < 2 * len(routes):
+        size *= 2
+    table = np.empty(size, np.int64)
     for at in range(len(table)):
         table[at] = -1
     count = 0
@@ -179,7 +183,7 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                 for c in range(WALK_ROW):
                     grown[r, c] = routes[r, c]
             routes = grown
-            table = np.empty(4 * len(routes), np.int64)
+            table = np.empty(2 * len(table), np.int64)
             for at in range(len(table)):
                 table[at] = -1
             mask = len(table) - 1
