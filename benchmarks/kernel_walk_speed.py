@@ -215,8 +215,9 @@ def race_speed(board: Board, rules: Ruleset, races: int, cars: int, laps: int) -
         turns += kernel_random_race(board, rules, cars, seed, laps,
                                     [seed * 100 + car for car in range(cars)]).turns
     spent = time.process_time() - start
-    print(f"(b) random drivers in the kernel: {races} races, CPU time, {races / spent:.1f} races/s, "
-          f"{1000 * spent / races:.2f} ms/race, {turns / races:.1f} game turns/race")
+    print(f"(b) random drivers in the kernel: {races} races, CPU time, "
+          f"{races / spent:.1f} races/s, {1000 * spent / races:.2f} ms/race, "
+          f"{turns / races:.1f} game turns/race")
 
 
 COLD_WALK = """

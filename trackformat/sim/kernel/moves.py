@@ -130,6 +130,26 @@ def kernel_move_rows(state: RaceState, car: int, wanted: list[int]) -> npt.NDArr
     return rows
 
 
+def kernel_routes(state: RaceState, car: int, roll: int) -> npt.NDArray[np.int64]:
+    """The routes the kernel walks for ``car`` and ``roll`` (before pricing), one row each
+    (``R_*`` columns, :mod:`trackformat.sim.kernel.walk`), in the walk's order."""
+    current = state.cars[car]
+    arrays, origin, occupied, debris, passable, counts = _setting(state, car)
+    walk = np.zeros(kw.WALK_COLUMNS, np.int64)
+    walk[kw.W_BASE] = walk[kw.W_OWN_LANE] = -1
+    walk[kw.W_LIMITED_UNTIL] = walk[kw.W_ENTRIES_FROM] = kw.NEVER
+    walk[kw.W_ROLL], walk[kw.W_MAY_PIT] = roll, may_enter_pit(state, current)
+    walk[kw.W_CAR_BOX] = arrays.number[current.box] if current.box is not None else -1
+    walk[kw.W_MAX_CHANGES] = state.rules.movement.max_lane_changes_on_straight
+    board = (arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane,
+             arrays.lane_index, arrays.lane_length, arrays.corner, arrays.corner_stops,
+             arrays.in_pit, arrays.is_box)
+    routes, count = kw.walk_routes(board, (occupied, debris, passable, counts), origin, walk,
+                                   np.zeros((1, 1), np.int64))
+    found: npt.NDArray[np.int64] = routes[:count, : kw.ROUTE_COLUMNS]
+    return found
+
+
 def kernel_slipstream_moves(state: RaceState, car: int, move: Move) -> list[KernelMove]:
     """The kernel's slipstream extras after ``move`` (whose slipstream conditions hold: see
     :func:`~trackformat.sim.move.slipstream.slipstream_leader`), in the engine's order."""

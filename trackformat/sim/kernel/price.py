@@ -286,11 +286,11 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
                 if left_over < 0:
                     continue  # nobody brakes (or pays a corner entry) without the WP
                 brakes = brakes_left
-            spin = 1 if firsts[f, F_SPIN] and eliminated == NOT_ELIMINATED else 0
+            spins = 1 if firsts[f, F_SPIN] and eliminated == NOT_ELIMINATED else 0
             kind = firsts[f, F_CLASS]
             # Each distinct move once (its class, costs, blocking, spin and elimination).
             h = (((((kind * 1000003 + brakes) * 1000003 + paid_tyres) * 1000003 + blocked)
-                  * 1000003 + spin) * 1000003 + eliminated)
+                  * 1000003 + spins) * 1000003 + eliminated)
             h = (h ^ (h >> 29)) & 0x3FFFFFFFFFFFFFFF
             at = h & mask
             seen = False
@@ -298,7 +298,7 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
                 k = table[at]
                 if (kept[k, K_HASH] == h and kept[k, K_CLASS] == kind
                         and kept[k, K_BRAKES] == brakes and kept[k, K_TYRES] == paid_tyres
-                        and kept[k, K_BLOCKED] == blocked and kept[k, K_SPIN] == spin
+                        and kept[k, K_BLOCKED] == blocked and kept[k, K_SPIN] == spins
                         and kept[k, K_ELIMINATED] == eliminated):
                     seen = True
                     break
@@ -309,7 +309,7 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
             first, dest = firsts[f, F_ROUTE], routes[firsts[f, F_ROUTE], R_END]
             kept[total, K_ROLL], kept[total, K_FIRST], kept[total, K_CLASS] = roll, first, kind
             kept[total, K_BRAKES], kept[total, K_TYRES] = brakes, paid_tyres
-            kept[total, K_BLOCKED], kept[total, K_SPIN] = blocked, spin
+            kept[total, K_BLOCKED], kept[total, K_SPIN] = blocked, spins
             kept[total, K_ELIMINATED], kept[total, K_DISTANCE] = eliminated, depth
             kept[total, K_DEST], kept[total, K_HASH] = dest, h
             # Insertion in the engine's order.
