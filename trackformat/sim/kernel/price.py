@@ -68,7 +68,7 @@ MOVE_COLUMNS = M_SLIPSTREAM + 1
 (K_ROLL, K_FIRST, K_CLASS, K_BRAKES, K_TYRES, K_BLOCKED, K_SPIN, K_ELIMINATED, K_DISTANCE,
  K_DEST, K_HASH) = range(11)
 KEPT_COLUMNS = 11
-"""A move while pricing: its roll, its route (a row of :data:`FIRST_COLUMNS`), what it shares
+"""A move while pricing: its roll, its route (a row of the walk's table), what it shares
 with the moves of routes alike (``K_CLASS``: the same destination, debris, box and overshoots),
 what it costs and how it ends (the ``M_*`` columns of the same names), its distance and
 destination (for the order), and the hash of its key."""
@@ -93,8 +93,6 @@ its box."""
 
 NOT_ELIMINATED, BY_MISSED_STOPS, BY_OVERSHOOT, BY_SPIN, BY_BLOCKED = 0, 1, 2, 3, 4
 """Why a move eliminates the car (the M_ELIMINATED column)."""
-
-
 
 
 @compiled
