@@ -66,19 +66,22 @@ M_SLIPSTREAM = M_ENTRIES + 1
 MOVE_COLUMNS = M_SLIPSTREAM + 1
 
 (K_ROLL, K_FIRST, K_CLASS, K_BRAKES, K_TYRES, K_BLOCKED, K_SPIN, K_ELIMINATED, K_DISTANCE,
- K_DEST, K_HASH) = range(11)
-KEPT_COLUMNS = 11
+ K_DEST, K_HASH, K_ORDER) = range(12)
+KEPT_COLUMNS = 12
 """A move while pricing: its roll, its route (a row of the walk's table), what it shares
 with the moves of routes alike (``K_CLASS``: the same destination, debris, box and overshoots),
 what it costs and how it ends (the ``M_*`` columns of the same names), its distance and
-destination (for the order), and the hash of its key."""
+destination (for the order), and the hash of its key; ``K_ORDER`` of row n is the row of the
+n-th move in the engine's order."""
 
-(F_ROUTE, F_CLASS, F_OVER_TYRES, F_ELIMINATED, F_SPIN, F_ENTRIES, F_PIT) = range(7)
-FIRST_COLUMNS = 7
+(F_ROUTE, F_CLASS, F_OVER_TYRES, F_ELIMINATED, F_SPIN, F_ENTRIES, F_PIT, F_HASH,
+ F_CLASS_HASH) = range(9)
+FIRST_COLUMNS = 9
 """What pricing knows of a route before the roll is known: its row in the walk's table, its
 class (routes alike: same destination, debris, box and overshoots), the tyres WP, elimination
 and spin of its overshoots, the corners it enters (carried ones included), and, in the pit
-lane, whether it ends at the box or behind a car (-1 on the track)."""
+lane, whether it ends at the box or behind a car (-1 on the track); then the hashes of its
+outcome and of its class."""
 
 (T_BRAKES_LEFT, T_TYRES_LEFT, T_SPUN, T_BRAKES_PER_SPACE, T_TYRES_PER_SPACE,
  T_ELIMINATED_MISSING, T_RESPIN_MAX, T_BLOCK_FROM, T_MIN_DEPTH, T_CARRIED, T_ENTRY_BRAKES,
@@ -110,18 +113,15 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
     # than T_MIN_DEPTH: routes with the same outcome price alike, so only the first can give a
     # move (a move keeps the first route that gives it).
     firsts = np.empty((count, FIRST_COLUMNS), np.int64)
-    hashes = np.empty(count, np.int64)
-    classes = np.empty(count, np.int64)
     kinds = 0
     size = 16
     while size < 2 * count:
         size *= 2
     mask = size - 1
-    table = np.empty(size, np.int64)
-    by_class = np.empty(size, np.int64)
-    for at in range(size):
+    # Two hash tables of rows of firsts: by outcome, then (from ``size`` on) by class.
+    table = np.empty(2 * size, np.int64)
+    for at in range(2 * size):
         table[at] = -1
-        by_class[at] = -1
     outcomes = 0
     for r in range(count):
         depth = routes[r, R_DEPTH]
@@ -138,7 +138,7 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
         seen = False
         while table[at] >= 0:
             k = table[at]
-            if hashes[k] == h:
+            if firsts[k, F_HASH] == h:
                 other = firsts[k, F_ROUTE]
                 seen = True
                 for c in (R_END, R_DEPTH, R_NEXITS, R_DEBRIS, R_AT_BOX, R_ENTRIES, R_IN_PIT):
@@ -153,7 +153,7 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
         if seen:
             continue
         table[at] = outcomes
-        hashes[outcomes] = h
+        firsts[outcomes, F_HASH] = h
         firsts[outcomes, F_ROUTE] = r
         # The class: destination, debris, box and overshoots as the move shows them.
         h = routes[r, R_END]
@@ -168,9 +168,9 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
         h = (h ^ (h >> 29)) & 0x3FFFFFFFFFFFFFFF
         at = h & mask
         kind = -1
-        while by_class[at] >= 0:
-            k = by_class[at]
-            if classes[k] == h:
+        while table[size + at] >= 0:
+            k = table[size + at]
+            if firsts[k, F_CLASS_HASH] == h:
                 other = firsts[k, F_ROUTE]
                 kind = firsts[k, F_CLASS]
                 for c in (R_END, R_DEBRIS, R_AT_BOX, R_NEXITS):
@@ -188,8 +188,8 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
         if kind < 0:
             kind = kinds
             kinds += 1
-            by_class[at] = outcomes
-            classes[outcomes] = h
+            table[size + at] = outcomes
+        firsts[outcomes, F_CLASS_HASH] = h
         firsts[outcomes, F_CLASS] = kind
         # The overshoots' price does not depend on the roll.
         over_tyres = beyond * terms[T_TYRES_PER_SPACE]
@@ -230,11 +230,9 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
             on_track[routes[firsts[f, F_ROUTE], R_DEPTH]] = True
     room = len(rolls) * outcomes
     kept = np.empty((room, KEPT_COLUMNS), np.int64)
-    order = np.empty(room, np.int64)
     size = 16
     while size < 2 * outcomes:
         size *= 2
-    table = np.empty(size, np.int64)
     mask = size - 1
     brakes_left, tyres_left = terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT]
     entry_brakes, entry_tyres = terms[T_ENTRY_BRAKES], terms[T_ENTRY_TYRES]
@@ -315,7 +313,7 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
             while place > start:
                 # Before the move there? The moves that do not eliminate the car first, then
                 # the longest, the cheapest, by destination, by route.
-                b = order[place - 1]
+                b = kept[place - 1, K_ORDER]
                 earlier = False
                 if (eliminated != NOT_ELIMINATED) != (kept[b, K_ELIMINATED] != NOT_ELIMINATED):
                     earlier = kept[b, K_ELIMINATED] != NOT_ELIMINATED
@@ -333,13 +331,13 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
                             break
                 if not earlier:
                     break
-                order[place] = b
+                kept[place, K_ORDER] = b
                 place -= 1
-            order[place] = total
+            kept[place, K_ORDER] = total
             total += 1
     rows = np.empty((total, MOVE_COLUMNS), np.int64)
     for i in range(total):
-        k = order[i]
+        k = kept[i, K_ORDER]
         r = kept[k, K_FIRST]
         row = rows[i]
         row[M_ROLL], row[M_DEST] = kept[k, K_ROLL], kept[k, K_DEST]

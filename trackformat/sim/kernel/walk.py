@@ -113,14 +113,13 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
         stack[0, c] = origin[c]
     stack[0, I_PARENT] = -1
     top = 1
-    # Shortest distances from each anchor met, computed once per anchor.
-    slot_of = np.empty(spaces, np.int64)
-    for space in range(spaces):
-        slot_of[space] = -1
-    dist = np.empty((4, spaces), np.int64)
-    queue = np.empty(spaces, np.int64)
-    anchors = 0
-    onward = np.empty(fan, np.int64)
+    # Shortest distances from each anchor met, computed once per anchor (a walk meets a few):
+    # a row per anchor, the anchor in its last column.
+    dist = np.empty((4, spaces + 1), np.int64)
+    anchors, last_anchor, last_slot = 0, -1, 0
+    # Room for the search of the distances, then for a route's next spaces.
+    queue = np.empty(spaces + fan, np.int64)
+    onward = spaces
     while top > 0:
         top -= 1
         t = top
@@ -220,19 +219,26 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
         anchor = routes[me, R_ANCHOR]
         slot = 0
         if not was_in_pit and anchor >= 0 and depth + 1 <= limited_until:
-            slot = slot_of[anchor]
+            if anchor == last_anchor:
+                slot = last_slot
+            else:
+                slot = -1
+                for a in range(anchors):
+                    if dist[a, spaces] == anchor:
+                        slot = a
+                        break
             if slot < 0:
                 # Fewest steps from the anchor to each free straight space ahead (-1: not
                 # reached), over straight spaces only.
                 if anchors == len(dist):
-                    more = np.empty((2 * len(dist), spaces), np.int64)
+                    more = np.empty((2 * len(dist), spaces + 1), np.int64)
                     for a in range(anchors):
-                        for space in range(spaces):
+                        for space in range(spaces + 1):
                             more[a, space] = dist[a, space]
                     dist = more
                 slot = anchors
                 anchors += 1
-                slot_of[anchor] = slot
+                dist[slot, spaces] = anchor
                 for space in range(spaces):
                     dist[slot, space] = -1
                 dist[slot, anchor] = 0
@@ -251,6 +257,7 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                             dist[slot, y] = dist[slot, x] + 1
                             queue[tail] = y
                             tail += 1
+            last_anchor, last_slot = anchor, slot
         if top + fan > len(stack):
             deeper = np.empty((2 * len(stack) + fan, WALK_ROW), np.int64)
             for r in range(top):
@@ -262,28 +269,28 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
         # Pushed last first.
         ways = 0
         if depth < replay:
-            onward[0] = walk[W_REPLAY_PATH + depth]
+            queue[onward] = walk[W_REPLAY_PATH + depth]
             ways = 1
         elif was_in_pit:
             for k in range(pit_next.shape[1] - 1, -1, -1):
                 if pit_next[u, k] >= 0:
-                    onward[ways] = pit_next[u, k]
+                    queue[onward + ways] = pit_next[u, k]
                     ways += 1
         else:
             if may_pit:
                 for k in range(pit_entry.shape[1] - 1, -1, -1):
                     if pit_entry[u, k] >= 0:
-                        onward[ways] = pit_entry[u, k]
+                        queue[onward + ways] = pit_entry[u, k]
                         ways += 1
             for k in range(track_next.shape[1] - 1, -1, -1):
                 if track_next[u, k] >= 0:
-                    onward[ways] = track_next[u, k]
+                    queue[onward + ways] = track_next[u, k]
                     ways += 1
         nxt = depth + 1
         for w in range(ways):
             # One step, to v: first every reason the rules refuse it, then the new route,
             # written on top of the stack.
-            v = onward[w]
+            v = queue[onward + w]
             if occupied[v]:
                 continue
             if base >= 0 and nxt > base:
