@@ -20,7 +20,7 @@ kernel must reproduce it exactly, and tests compare the two. So far:
 - ``warm``: compiling the move walk and the dice before the first use, saying so on stderr
   when the cache is cold.
 
-Not yet: the events, the cautious and strong drivers, the grid in compiled code,
+Not yet: the cautious and strong drivers, the grid in compiled code,
 the batch runner's switch between engines (testdrive still races on the readable engine).
 
 This is the only room that knows about compiled code.
