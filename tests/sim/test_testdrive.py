@@ -217,3 +217,19 @@ def test_fresh_bots_race_each_race_so_a_race_depends_on_its_seed_only() -> None:
     alone = DriveStats()
     alone.add_race(result, context.board, context.spec.bots, context.rules.team_points)
     assert late == alone
+
+
+@pytest.mark.parametrize("bots", [("random",) * 4, ("cautious", "random", "cautious")])
+def test_both_engines_give_the_same_report(bots: tuple[str, ...]) -> None:
+    reports = []
+    for engine in ("kernel", "reference"):
+        context = prepare(DriveSpec.of(ring(), rules(), bots, seed=3, engine=engine))
+        assert (context.racer is not None) == (engine == "kernel")
+        reports.append(dumps_document(batch_report(run_batch(context.spec, 12,
+                                                             context=context), context)))
+    assert reports[0] == reports[1]
+
+
+def test_an_unknown_engine_is_refused_with_the_choices() -> None:
+    with pytest.raises(DriveError, match="unknown engine 'fast': choose kernel or reference"):
+        prepare(DriveSpec.of(ring(), rules(), ("random",) * 3, seed=0, engine="fast"))

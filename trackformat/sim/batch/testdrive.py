@@ -24,7 +24,7 @@ import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from trackformat.analysis import corners_in_lap_order
 from trackformat.collector import collection_deferred
@@ -36,7 +36,7 @@ from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice
 from trackformat.sim.drivers.bots import DRIVERS
 from trackformat.sim.race.grid import RaceSetupError, new_race
-from trackformat.sim.race.runner import Driver, run_race
+from trackformat.sim.race.runner import Driver, RaceResult, run_race
 
 MAX_CHUNK = 10
 """Races per chunk at most: small enough for a smooth progress bar and an even share of work
@@ -116,15 +116,19 @@ class DriveSpec:
     laps: int
     seed: int
     max_turns: int | None = None
+    engine: str = "reference"
+    """Which engine races: ``kernel`` (compiled) or ``reference`` (readable); both give the
+    same races, so the same report."""
 
     @classmethod
     def of(cls, track: Track, rules: Ruleset, bots: tuple[str, ...], seed: int,
-           laps: int | None = None, max_turns: int | None = None) -> DriveSpec:
+           laps: int | None = None, max_turns: int | None = None,
+           engine: str = "reference") -> DriveSpec:
         """A spec from loaded values (``laps`` defaults to the track's)."""
         return cls(track=track_to_document(track),
                    ruleset=rules.model_dump(mode="json", by_alias=True), bots=bots,
                    laps=laps if laps is not None else track.metadata.laps, seed=seed,
-                   max_turns=max_turns)
+                   max_turns=max_turns, engine=engine)
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,23 @@ class DriveContext:
     board: Board
     rules: Ruleset
     factories: dict[str, Callable[[int], Driver]]
+    racer: Racer | None = None
+    """The compiled kernel's racer (arrays and the drivers' tables built once), or None when
+    the readable engine races."""
+
+
+class Racer(Protocol):
+    """What races a batch's races by seed: the kernel's
+    :class:`~trackformat.sim.kernel.race.KernelRacer`."""
+
+    def race(self, seed: int) -> RaceResult:
+        """The race of ``seed``, its bots made as the batch makes them."""
+        ...
+
+
+ENGINES = ("kernel", "reference")
+"""The engines a batch can race on: the compiled kernel (the default: the same races, many times
+faster) and the readable reference engine."""
 
 
 def prepare(spec: DriveSpec) -> DriveContext:
@@ -144,11 +165,27 @@ def prepare(spec: DriveSpec) -> DriveContext:
     bot_lineup(spec.bots, len(spec.bots))
     if spec.laps < 1:
         raise DriveError(f"a race needs at least one lap, not {spec.laps}")
+    if spec.engine not in ENGINES:
+        raise DriveError(f"unknown engine {spec.engine!r}: choose {' or '.join(ENGINES)}")
     try:
         new_race(board, rules, len(spec.bots), spec.laps, Dice(0), [])
     except RaceSetupError as err:
         raise DriveError(str(err)) from None
-    return DriveContext(spec, board, rules, driver_factories())
+    racer = _kernel_racer(board, rules, spec) if spec.engine == "kernel" else None
+    return DriveContext(spec, board, rules, driver_factories(), racer)
+
+
+def _kernel_racer(board: Board, rules: Ruleset, spec: DriveSpec) -> Racer:
+    """The kernel's racer for the batch (numba is imported here, by the batches that use it)."""
+    from trackformat.sim.kernel.race import KERNEL_DRIVERS, KernelRacer
+
+    missing = sorted(set(spec.bots) - KERNEL_DRIVERS)
+    if missing:
+        raise DriveError(f"the compiled engine cannot race {', '.join(missing)} drivers; "
+                         "race them on the reference engine")
+    racer = KernelRacer(board, rules, spec.bots, spec.laps, spec.max_turns)
+    racer.race(0)  # compiled (or loaded from the cache) here, before any worker needs it
+    return racer
 
 
 def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
@@ -158,9 +195,12 @@ def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
     with collection_deferred():  # for the whole chunk, not race by race
         for index in chunk.races:
             seed = race_seed(spec.seed, index)
-            drivers = [context.factories[name](seed) for name in spec.bots]
-            result = run_race(context.board, context.rules, drivers, seed, laps=spec.laps,
-                              max_turns=spec.max_turns)
+            if context.racer is not None:
+                result = context.racer.race(seed)
+            else:
+                drivers = [context.factories[name](seed) for name in spec.bots]
+                result = run_race(context.board, context.rules, drivers, seed, laps=spec.laps,
+                                  max_turns=spec.max_turns)
             stats.add_race(result, context.board, spec.bots, context.rules.team_points)
     return stats
 

@@ -79,7 +79,7 @@ from trackformat.sim.race.runner import CarResult, RaceResult
 
 Ints = npt.NDArray[np.int64]
 
-KERNEL_DRIVERS = frozenset({"random"})
+KERNEL_DRIVERS = frozenset({"random", "cautious"})
 """The bots (by their names in :data:`~trackformat.sim.drivers.bots.DRIVERS`) the kernel races."""
 
 _FIRST = True
@@ -110,6 +110,8 @@ class KernelRacer:
         self.strong = kstrong.tables(board, self.arrays, rules, self.laps,
                                      bool((kinds == kd.STRONG).any()))
         self.log, self.cursor = new_log()
+        self.last_cars = np.zeros((0, kc.CAR_COLUMNS), np.int64)
+        """The car table as the last race left it (for checks on the kernel's own numbers)."""
 
     def race(self, seed: int, driver_seeds: Sequence[int] | None = None) -> RaceResult:
         """The race of ``seed``; car ``n``'s random driver is seeded as
@@ -137,6 +139,7 @@ class KernelRacer:
                 generators = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
                                        for car in range(cars)], np.uint64)
                 drivers = (self.kinds, generators, self.cautious, self.strong)
+        self.last_cars = table
         events = (*grid_events, *events_of(self.log, int(self.cursor[L_USED]), self.arrays))
         final = self._final(start, table, debris, turns, int(race[kr.R_SEQUENCE]))
         results = tuple(
