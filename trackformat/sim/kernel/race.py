@@ -59,7 +59,7 @@ from trackformat.sim.kernel.game import (
     board_tables,
     rule_set,
 )
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, inlined
 from trackformat.sim.kernel.log import (
     E_GEAR_ROLL,
     E_SHIFT,
@@ -224,7 +224,7 @@ def _run(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # t
     return turn, over
 
 
-@compiled
+@inlined
 def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # type: ignore[type-arg]
               index: int, board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints,
               cursor: Ints) -> None:
@@ -275,7 +275,7 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,
         _play(cars, race, debris, dice, index, moves[chosen], -1, board, rules, log, cursor)
 
 
-@compiled
+@inlined
 def _pay_shift(cars: Ints, index: int, option: Ints, debris: Ints, in_pit: Ints,
                numbers: Ints, log: Ints, cursor: Ints) -> None:
     """Put the car in its chosen gear and pay for the shift (see
@@ -298,7 +298,7 @@ def _pay_shift(cars: Ints, index: int, option: Ints, debris: Ints, in_pit: Ints,
         kr._eliminate(cars, index, 8, debris, in_pit, numbers, log, cursor)
 
 
-@compiled
+@inlined
 def _play(cars: Ints, race: Ints, debris: Ints, dice: State, index: int, move: Ints,
           gear_roll: int, board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints,
           cursor: Ints) -> None:
