@@ -101,6 +101,15 @@ def safe(tables: Tables, car: Ints, move: Ints, board: tuple[Ints, ...]) -> bool
 
 
 @compiled
+def _costly(option: Ints) -> bool:
+    """Whether taking ``option`` costs any WP."""
+    for k in range(6):  # noqa: SIM110 (numba compiles loops, not generators)
+        if option[kc.O_COST + k] != 0:
+            return True
+    return False
+
+
+@compiled
 def _shifted(car: Ints, option: Ints) -> Ints:
     """The car row as it would be in ``option``'s gear, its cost paid."""
     shifted = car.copy()
@@ -115,29 +124,45 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
          board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> int:
     """The highest gear whose every face leaves a safe move; failing that, the gear likeliest to
     leave a move that neither eliminates nor spins the car (the cheaper, then the lower, on a
-    tie)."""
+    tie).
+
+    A car's moves do not depend on its gear, only on its WP: the moves of every face of every
+    gear that costs nothing to take are found in one walk, and the rare costly downshift gets a
+    walk of its own."""
     dice = tables[1]
     gears = (len(dice) - 1) // 2
     car = cars[index].copy()
+    wanted = np.zeros(64, np.bool_)
+    for k in range(len(options)):
+        if not options[k, kc.O_ELIMINATES] and not _costly(options[k]):
+            g = options[k, kc.O_GEAR]
+            for f in range(dice[g - 1, D_COUNT]):
+                wanted[dice[g - 1, f]] = True
+    shared = moves_for(cars, index, debris, np.flatnonzero(wanted).astype(np.int64), board,
+                       rules)
     chances = np.full(len(options), -1.0)
     for k in range(len(options) - 1, -1, -1):  # options come lowest gear first
         option = options[k]
         if option[kc.O_ELIMINATES]:
             continue
         g = option[kc.O_GEAR]
-        count = dice[g - 1, 63]
-        cars[index] = _shifted(car, option)
-        moves = moves_for(cars, index, debris, dice[g - 1, :count].copy(), board, rules)
+        count = dice[g - 1, D_COUNT]
+        shifted = _shifted(car, option)
+        moves = shared
+        if _costly(option):
+            cars[index] = shifted
+            moves = moves_for(cars, index, debris, dice[g - 1, :count].copy(), board, rules)
+            cars[index] = car
         every_face_safe = True
         survivable = 0
-        for f in range(count):
+        for f in range(count - 1, -1, -1):  # the highest face first: the likeliest unsafe
             face = dice[g - 1, f]
             any_safe = False
             any_survives = False
             for m in range(len(moves)):
                 if moves[m, kp.M_ROLL] != face:
                     continue
-                if safe(tables, cars[index], moves[m], board):
+                if not any_safe and safe(tables, shifted, moves[m], board):
                     any_safe = True
                 if moves[m, kp.M_ELIMINATED] == kp.NOT_ELIMINATED and not moves[m, kp.M_SPIN]:
                     any_survives = True
@@ -145,10 +170,9 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
                 every_face_safe = False
             if any_survives:
                 survivable += dice[gears + g - 1, f]
-        cars[index] = car
         if every_face_safe:
             return k
-        chances[k] = survivable / dice[gears + g - 1, 63]
+        chances[k] = survivable / dice[gears + g - 1, D_COUNT]
     # No gear is safe on every face: the first of the best by (chance, cheaper, lower), the
     # eliminating options rated 0 (or all of them, should every option eliminate).
     any_kept = False
