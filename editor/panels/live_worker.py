@@ -1,30 +1,33 @@
-"""What the live test drive's worker process does: race the newest track it is sent, a chunk at a
-time, and send back a report after every chunk. No Qt here: this runs in a process of its own.
+"""What a live test drive's worker process does: race the track it is sent, a chunk at a time,
+and send back a report after every chunk. No Qt here: this runs in a process of its own.
 
 Why a process and not a thread: the race engine is CPU-bound Python, and a thread running it
-holds the interpreter lock in slices that the UI thread must wait for. Measured on Monaco
-(``benchmarks/editor_speed.py``, "live test drive"), a batch in a ``QThread`` stretches the
-event loop's 10 ms ticks to 50 ms and more while it races and the UI gets about half its
-ticks; the same batch in a worker process leaves the ticks as they are when idle. The process
-is started once, when live mode is switched on, and kept: it pays for its imports once, not on
-every edit.
+takes the interpreter lock from the UI thread every few milliseconds, so everything the UI does
+in Python (drawing a drag, the Problems tab's own checking thread) runs at a fraction of its
+speed and now and then waits much longer. Measured on Monaco with ``benchmarks/editor_speed.py``
+("live test drive", 2 cores that other work kept busy): with the races in a ``QThread`` the UI
+thread's 10 ms timer saw gaps up to 263 ms and panning drew 146 frames/s; with the same races in
+a worker process, gaps up to 27 ms (a refresh of the table and heatmap) and 206 frames/s (514
+when idle: the process still takes a core). The processes are started when live mode is
+switched on, not on every edit, so their imports are paid once (see :mod:`editor.panels.live`
+for how the editor uses them).
 
-How a request is raced, so that the editor stays honest and quick:
+How a request is raced:
 
 - Before racing, the track is validated; a track whose errors change where cars can go (the
-  same errors that make the panel's Run ask first), or on which no race can start, is refused
-  with a short reason, and nothing is raced.
+  errors that make the panel's Run ask first), or on which no race can start, is refused with
+  a short reason, and nothing is raced.
 - Races are run in chunks of consecutive race numbers. The first chunk is one race, so that
-  the first figures come as soon as one race is done; later chunks grow while a chunk takes
+  the first figures come as soon as one race is done; later chunks double while a chunk takes
   less than :data:`CHUNK_SECONDS`, so the reports come a few times a second whatever the
   engine's speed. Race ``i`` is always raced with the batch's seed for ``i`` and the counts
   merge exactly, so the last report is the report of a batch run in one go with the same spec
-  and races, however the chunks were cut.
-- Between chunks the process looks for a newer message: a newer request or a cancel drops the
-  batch at once, so a newer edit waits at most for the chunk in progress.
+  and races (``run_batch``), however the chunks were cut.
+- Between chunks the process looks for a newer message (a newer request, or a stop), and for
+  its editor having gone away.
 
-Everything the process sends carries the generation of the request it answers; the editor
-shows only the newest generation, so a report of an older track can never appear.
+Everything the process sends carries the generation of the request it answers, so that the
+editor can drop an answer to a request it no longer wants.
 """
 
 from __future__ import annotations
@@ -53,11 +56,9 @@ from trackformat.sim.batch.testdrive import (
 
 CHUNK_SECONDS = 0.25
 """A chunk grows (doubling) while the last one took less than this: reports come a few times a
-second, and a cancel waits for no more than about this long (or one race, if a race is
+second, and a newer message waits for no more than about this long (or one race, if a race is
 longer)."""
 
-CANCEL = "cancel"
-"""Message to the process: drop the batch being raced, wait for the next request."""
 STOP = "stop"
 """Message to the process: end."""
 IDLE_CHECK_SECONDS = 1.0
@@ -124,7 +125,6 @@ def serve(inbox: Inbox, outbox: Outbox) -> None:
                 continue
         if message == STOP:
             return
-        # A cancel with nothing running leaves nothing to do but wait for the next request.
         message = race(message, inbox, outbox.put) if isinstance(message, LiveRequest) else None
 
 

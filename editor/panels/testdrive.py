@@ -204,6 +204,7 @@ class TestDrivePanel(QWidget):
         s.live.toggled.connect(self._live_toggled)
         for setting in (s.live_races, s.seed, s.laps):
             setting.valueChanged.connect(self._live_settings_changed)
+        s.ruleset.currentTextChanged.connect(self._live_settings_changed)
 
     # Running ---------------------------------------------------------------------------------
 
@@ -350,7 +351,11 @@ class TestDrivePanel(QWidget):
                 self.live_drive = LiveDrive(self)
                 self.live_drive.reported.connect(self._live_reported)
                 self.live_drive.refused.connect(self._live_refused)
-            self.live_drive.start_process()
+            try:
+                self.live_drive.start_process()
+            except OSError as err:
+                self._say(f"live: cannot start a process to race in: {err}")
+                return
             self._live_timer.start()  # the track as it is now, then after every edit
             self._say("live: starting...")
             return
@@ -389,7 +394,11 @@ class TestDrivePanel(QWidget):
             self._say(f"live: not raced: {err}")
             return
         races = self.settings.live_races.value()
-        self.live_drive.run(spec, races)
+        try:
+            self.live_drive.run(spec, races)
+        except OSError as err:
+            self._say(f"live: cannot start a process to race in: {err}")
+            return
         self.progress.setRange(0, races)
         self.progress.setValue(0)
         self._say(f"live: racing {races} races...")

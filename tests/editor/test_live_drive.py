@@ -84,16 +84,20 @@ def test_an_edit_races_again_and_the_table_and_heatmap_show_it(
 
 
 def test_a_newer_edit_drops_the_batch_being_raced(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
-    """Batches of 10,000 races: the worker process races one batch at a time, so the second
-    edit's figures can only come if the first edit's batch was dropped."""
+    """Batches of 10,000 races, so that the first is still racing at the second edit."""
     panel = _go_live(window, ring_file, races=10_000)
     qtbot.waitUntil(lambda: panel.status.text().startswith("live: 1 of"), timeout=WAIT)
     _rename_north(window, "First")
     qtbot.waitUntil(lambda: _names(panel)[0] == "First", timeout=WAIT)
+    live = panel.live_drive
+    assert live is not None and live.running()
+    racing = live.processes()[0]
 
     shown: list[tuple[str, int]] = []
     panel.liveShown.connect(lambda done, _total: shown.append((_names(panel)[0], done)))
     _rename_north(window, "Second")
+    assert racing not in live.processes(), "the edit stopped the batch racing the old track"
+    qtbot.waitUntil(lambda: not racing.is_alive(), timeout=WAIT)
     qtbot.waitUntil(lambda: len(shown) >= 3, timeout=WAIT)
     assert [name for name, _ in shown] == ["Second"] * len(shown), shown
     assert shown[0][1] == 1, "the new batch starts from its first race"
@@ -178,20 +182,20 @@ def test_live_stays_on_for_the_next_track_and_ends_with_the_window(
     panel = _go_live(window, ring_file, races=1)
     qtbot.waitUntil(lambda: _finished(panel, 1), timeout=WAIT)
     assert panel.live_drive is not None
-    first = panel.live_drive.process
-    assert first is not None and first.is_alive()
+    first = panel.live_drive.processes()
+    assert first and all(p.is_alive() for p in first)
     window.open_path(ring_file)
     again = _panel(window)
     assert again is not panel and again.settings.live.isChecked()
     assert again.settings.live_races.value() == 1
-    assert not first.is_alive(), "the old panel's process ended"
+    assert not any(p.is_alive() for p in first), "the old panel's processes ended"
     qtbot.waitUntil(lambda: _finished(again, 1), timeout=WAIT)
     assert again.live_drive is not None
-    process = again.live_drive.process
-    assert process is not None and process.is_alive()
+    processes = again.live_drive.processes()
+    assert len(processes) == 2, "the one that raced, and a spare for the next edit"
     window.unsaved_answer = "discard"
     window.close()
-    assert not process.is_alive(), "closing the window ends the process"
+    assert not any(p.is_alive() for p in processes), "closing the window ends them"
 
 
 # The worker's side, without the editor --------------------------------------------------------
@@ -220,7 +224,7 @@ def test_a_newer_message_stops_the_batch_between_chunks() -> None:
 
     def send(answer: Any) -> None:
         sent.append(answer)
-        inbox.put(live_worker.CANCEL)
+        inbox.put(live_worker.STOP)
         inbox.put(newer)  # the last message waiting is the one that counts
 
     assert live_worker.race(live_worker.LiveRequest(1, _spec(), 50), inbox, send) is newer
