@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 
 from editor.edits import update_corners
 from editor.panels import live_worker
@@ -63,8 +63,16 @@ def test_an_edit_races_again_and_the_table_and_heatmap_show_it(
     qtbot.waitUntil(lambda: _finished(panel, 3), timeout=WAIT)
     assert _names(panel) == ["North", "South"], "switching Live on races the track as it is"
 
+    seen: set[tuple[str, str]] = set()
+    timer = QTimer()  # what the UI shows whenever its event loop gets to run
+    timer.timeout.connect(lambda: seen.add((panel.status.text(),
+                                            panel.corner_table.cell(1, 1).text())))
+    timer.start(5)
     assert window.document.edit("Stops", lambda t: update_corners(t, {"south"}, stops=3))
+    assert panel.corner_table.cell(1, 1).text() == "2", "the edit returns before any race"
     qtbot.waitUntil(lambda: panel.corner_table.cell(1, 1).text() == "3", timeout=WAIT)
+    timer.stop()
+    assert ("live: racing 3 races...", "2") in seen, "the UI ran on while the edit was raced"
     qtbot.waitUntil(lambda: _finished(panel, 3), timeout=WAIT)
     assert "Test drive: live: 1 of 3 races" in said, "the figures come chunk by chunk"
     assert panel.progress.text() == "3 of 3 races"
@@ -140,6 +148,24 @@ def test_an_unraceable_edit_says_why_and_races_nothing(window, ring_file: Path, 
     window.document.undo_stack.undo()
     qtbot.waitUntil(lambda: _finished(panel, 2), timeout=WAIT)
     assert shown[-1] == 2, "the next edit races again"
+
+
+def test_run_and_live_take_turns(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Run stops the live batch; with Live on, an edit stops a Run batch racing the track as it
+    was, and the edited track is raced live."""
+    panel = _go_live(window, ring_file, races=2)
+    qtbot.waitUntil(lambda: _finished(panel, 2), timeout=WAIT)
+    panel.bots.setText("random")
+    panel.races.setValue(5000)
+    assert panel.start()
+    assert panel.live_drive is not None and not panel.live_drive.running()
+    qtbot.waitUntil(lambda: panel.progress.value() > 0, timeout=WAIT)
+
+    _rename_north(window, "After")
+    qtbot.waitUntil(lambda: not panel.running(), timeout=WAIT)
+    qtbot.waitUntil(lambda: _finished(panel, 2), timeout=WAIT)
+    assert _names(panel) == ["After", "South"]
+    assert panel.report is not None and panel.report["bots"] == ["strong"] * 10
 
 
 def test_live_off_does_nothing_on_edit(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
