@@ -104,13 +104,14 @@ class LiveDrive(QObject):
         """Race ``races`` races of ``spec``, dropping whatever was being raced. Raises OSError
         when no process can be started."""
         self.cancel()
-        worker = self._worker if self._worker is not None and self._alive(self._worker) \
-            else self._spare
-        if worker is self._spare:
-            self._spare = None
-        if worker is None or not self._alive(worker):
-            worker = _Worker.start()
-        self._worker = worker
+        # The process that raced the last batch (idle now) if any, else the spare, else a new
+        # one; a process found dead is let go.
+        idle, spare = (w if w is not None and self._alive(w) else self._end(w)
+                       for w in (self._worker, self._spare))
+        if idle is None:
+            idle, spare = spare, None
+        worker = idle if idle is not None else _Worker.start()
+        self._worker, self._spare = worker, spare
         self._generation += 1
         self.spec = spec
         worker.requests.put(LiveRequest(self._generation, spec, races))
@@ -147,6 +148,11 @@ class LiveDrive(QObject):
     def _alive(worker: _Worker) -> bool:
         return worker.process.is_alive()
 
+    @staticmethod
+    def _end(worker: _Worker | None) -> None:
+        if worker is not None:
+            worker.end()
+
     def _collect(self) -> None:
         """Take in the answers that have arrived; say so if the process died."""
         worker = self._worker
@@ -182,6 +188,7 @@ class LiveDrive(QObject):
 
     def _start_spare(self) -> None:
         if self._spare is None or not self._alive(self._spare):
+            self._end(self._spare)
             try:
                 self._spare = _Worker.start()
             except OSError:

@@ -123,5 +123,5 @@ class DriveSettings:
             (self.live_races, other.live_races),
         ):
             mine.setValue(theirs.value())
-        self.live.setChecked(other.live.isChecked())
         self.ruleset.setCurrentText(other.ruleset.currentText())
+        self.live.setChecked(other.live.isChecked())  # last: switching it on races
