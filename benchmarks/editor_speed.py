@@ -176,6 +176,8 @@ class _Races(QObject):
         self.done.emit()
 
 
+READING_SECONDS = 3.0
+"""How long the designer looks at the first figures before the next edit."""
 FRAMES_WHILE_RACING = 60
 """Frames of pan and zoom rendered while a batch races, to see what racing costs the UI."""
 
@@ -212,12 +214,19 @@ def live_drive(window, seconds: float) -> None:  # type: ignore[no-untyped-def]
     stops = corner.stops
     waits = []
     for _ in range(3):
+        _spin(READING_SECONDS)
         stops = 1 + stops % 3
         set_stops(stops)
         waits.append(_until(lambda s=stops: showing(s), 60))
-        _spin(1.0)
     print(f"  edit to the first figures of its batch: "
-          f"{', '.join(_seconds(w) for w in waits)} (corner {corner.name or corner.id}'s stops)")
+          f"{', '.join(_seconds(w) for w in waits)} (corner {corner.name or corner.id}'s stops, "
+          f"{READING_SECONDS:.0f} s after the last figures)")
+    _spin(0.5)
+    stops = 1 + stops % 3
+    set_stops(stops)
+    quick = _until(lambda: showing(stops), 60)
+    print(f"  the same, 0.5 s after the last figures (the spare process still starting): "
+          f"{_seconds(quick)}")
     first = len(refreshes)
     ticks = Ticks().run(seconds)
     done = refreshes[-1][1] if refreshes else 0

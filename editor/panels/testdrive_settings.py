@@ -96,17 +96,18 @@ class DriveSettings:
         """What to race on ``track``; raises DriveError, RulesetError or ValueError when a
         setting is wrong (the message says which)."""
         names = [n.strip() for n in self.bots.text().split(",")]
-        bots = bot_lineup(names, self.cars.value())
-        return DriveSpec.of(
-            track, self.rules(), bots, self.seed.value(), laps=self.laps.value() or None
-        )
+        return self._spec(track, bot_lineup(names, self.cars.value()))
 
     def live_spec(self, track: Track) -> DriveSpec:
         """What a live batch races on ``track``: strong drivers on every grid place (ten at
         most), with the form's seed, rules and laps. Raises like :meth:`spec`."""
         if not track.grid:
             raise DriveError("the track has no grid: place the grid to race it")
-        bots = (LIVE_BOT,) * min(len(track.grid), MAX_CARS)
+        return self._spec(track, (LIVE_BOT,) * min(len(track.grid), MAX_CARS))
+
+    def _spec(self, track: Track, bots: tuple[str, ...]) -> DriveSpec:
+        """The one place the form becomes a spec, for Run and Live alike: a setting added to
+        the form (the engine, say) reaches both."""
         return DriveSpec.of(
             track, self.rules(), bots, self.seed.value(), laps=self.laps.value() or None
         )
