@@ -16,6 +16,7 @@ from editor.edits import update_corners
 from editor.panels import live_worker
 from editor.panels import testdrive as drive_panel
 from editor.panels import testdrive_report as drive_panel_report
+from editor.scene.labels import heat_colour
 from tests.factories import drop_links, edit, ring
 from trackformat.rules import load_ruleset
 from trackformat.sim.batch.testdrive import DriveSpec, batch_report, prepare, run_batch
@@ -86,9 +87,13 @@ def test_an_edit_races_again_and_the_table_and_heatmap_show_it(
     assert panel.corner_table.cell(1, 3).text() == (
         f"{100 * south['overshoot_rate']:.1f}% ({100 * low:.1f}-{100 * high:.1f})"
     )
-    painted = {space for space, item in window.scene.space_items.items() if item.heat is not None}
-    stopped = {space for space, counts in report["spaces"].items() if counts["stops"]}
-    assert painted == stopped and painted, "the heatmap shows the edited track's batch"
+    stops = {space: counts["stops"] for space, counts in report["spaces"].items()
+             if counts["stops"]}
+    most = max(stops.values())
+    brushes = {space: item.brush().color() for space, item in window.scene.space_items.items()
+               if item.heat is not None}
+    assert brushes == {space: heat_colour(n / most) for space, n in stops.items()}, (
+        "the board is painted with the edited track's batch")
 
 
 def test_a_newer_edit_drops_the_batch_being_raced(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
