@@ -8,9 +8,9 @@ speed and now and then waits much longer. Measured on Monaco with ``benchmarks/e
 ("live test drive", 2 cores that other work kept busy): with the races in a ``QThread`` the UI
 thread's 10 ms timer saw gaps of 250 to 370 ms and panning drew 130 to 150 frames/s; with the
 same races in a worker process, gaps of 30 ms at most (a refresh of the table and heatmap) and
-190 to 230 frames/s (370 to 440 when idle: the process still takes a core). The processes are started when live mode is
-switched on, not on every edit, so their imports are paid once (see :mod:`editor.panels.live`
-for how the editor uses them).
+190 to 230 frames/s (370 to 440 when idle: the process still takes a core). The processes are
+started when live mode is switched on, not on every edit, so their imports are paid once (see
+:mod:`editor.panels.live` for how the editor uses them).
 
 How a request is raced:
 

@@ -271,6 +271,8 @@ class TestDrivePanel(QWidget):
         return self._thread is not None
 
     def _progress(self, done: int, total: int) -> None:
+        if self._drop_run:
+            return  # a Run batch of the track as it was: live mode's progress shows now
         self.progress.setValue(done)
         self._say(f"{done} of {total} races")
 
