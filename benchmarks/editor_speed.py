@@ -186,6 +186,9 @@ def live_drive(window, seconds: float) -> None:  # type: ignore[no-untyped-def]
     """Print the live test drive's figures on the track open in ``window``."""
     panel = window.testdrive_dock.widget()
     track = window.document.track
+    if not track.corners or not track.grid:
+        print(f"\nlive test drive: {track.metadata.name} has no corner to edit or no grid")
+        return
     corner = max(track.corners, key=lambda c: c.stops)
     refreshes: list[tuple[float, int]] = []
     panel.liveShown.connect(lambda done, _total: refreshes.append((time.perf_counter(), done)))
