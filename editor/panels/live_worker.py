@@ -5,12 +5,13 @@ Why a process and not a thread: the race engine is CPU-bound Python, and a threa
 takes the interpreter lock from the UI thread every few milliseconds, so everything the UI does
 in Python (drawing a drag, the Problems tab's own checking thread) runs at a fraction of its
 speed and now and then waits much longer. Measured on Monaco with ``benchmarks/editor_speed.py``
-("live test drive", 2 cores that other work kept busy): with the races in a ``QThread`` the UI
-thread's 10 ms timer saw gaps of 250 to 370 ms and panning drew 130 to 150 frames/s; with the
-same races in a worker process, gaps of 30 ms at most (a refresh of the table and heatmap) and
-190 to 230 frames/s (370 to 440 when idle: the process still takes a core). The processes are
-started when live mode is switched on, not on every edit, so their imports are paid once (see
-:mod:`editor.panels.live` for how the editor uses them).
+("live test drive", 2 cores that other work kept busy, four runs): with the races in a
+``QThread`` the UI thread's 10 ms timer saw gaps of 190 to 370 ms; with the same races in a
+worker process, gaps of 27 to 33 ms at most (a refresh of the table and heatmap; 14 ms when
+idle). Panning drew 130 to 150 frames/s with the thread against 190 to 230 with the process in
+two runs, and as many in the third (the process still takes a core from a busy machine). The
+processes are started when live mode is switched on, not on every edit, so their imports are
+paid once (see :mod:`editor.panels.live` for how the editor uses them).
 
 How a request is raced:
 
