@@ -9,7 +9,7 @@ speed and now and then waits much longer. Measured on Monaco with ``benchmarks/e
 ``QThread`` the UI thread's 10 ms timer saw gaps of 190 to 370 ms; with the same races in a
 worker process, gaps of 27 to 33 ms at most (a refresh of the table and heatmap; 14 ms when
 idle). Panning drew 130 to 150 frames/s with the thread against 190 to 230 with the process in
-two runs, and as many in the third (the process still takes a core from a busy machine). The
+three runs, and as many in the fourth (the process still takes a core from a busy machine). The
 processes are started when live mode is switched on, not on every edit, so their imports are
 paid once (see :mod:`editor.panels.live` for how the editor uses them).
 
