@@ -18,9 +18,13 @@ documents) and its own :class:`Chunk`, so it can run in this process, in a worke
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import multiprocessing
 import signal
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -173,6 +177,20 @@ def prepare(spec: DriveSpec) -> DriveContext:
         raise DriveError(str(err)) from None
     racer = _kernel_racer(board, rules, spec) if spec.engine == "kernel" else None
     return DriveContext(spec, board, rules, driver_factories(), racer)
+
+
+def prepare_compiled(spec: DriveSpec) -> DriveContext:
+    """:func:`prepare`, the race kernel compiled first in a process of its own when its cache is
+    cold (for callers on a thread that must not hold the interpreter for the minute a compile
+    takes, such as the editor's: this thread only waits)."""
+    if spec.engine == "kernel":
+        from trackformat.sim.kernel.warm import is_cached
+
+        if not is_cached(entry="race._run-"):
+            document = json.dumps(dataclasses.asdict(spec))
+            subprocess.run([sys.executable, "-m", "trackformat.sim.batch.testdrive"],
+                           input=document, text=True, check=False, capture_output=True)
+    return prepare(spec)
 
 
 def _kernel_racer(board: Board, rules: Ruleset, spec: DriveSpec) -> Racer:
@@ -430,3 +448,10 @@ def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
         ] if context.rules.team_points else [],
         "spaces": spaces,
     }
+
+
+if __name__ == "__main__":
+    # A batch's spec as JSON on stdin, prepared: for prepare_compiled, the kernel's compile.
+    loaded = json.loads(sys.stdin.read())
+    loaded["bots"] = tuple(loaded["bots"])
+    prepare(DriveSpec(**loaded))

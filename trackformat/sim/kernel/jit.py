@@ -78,8 +78,10 @@ def _compiled(function: F, inline: bool) -> F:
     roll"), numba would compile a copy of the function, and of everything it calls, for each
     constant value: the kernel's first compile took twice as long for it. The dispatcher here
     types every call by the plain types of its arguments instead, so each function is compiled
-    once."""
-    dispatcher: Any = numba.njit(cache=True, inline="always" if inline else "never")(function)
+    once. Compiled code lets go of the interpreter while it runs, so a race on one thread leaves
+    the others (the editor's) free."""
+    dispatcher: Any = numba.njit(cache=True, nogil=True,
+                                 inline="always" if inline else "never")(function)
     by_literal = dispatcher.get_call_template
     plain: Callable[[Any], Any] = types.unliteral
 
