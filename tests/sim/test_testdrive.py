@@ -260,3 +260,11 @@ def test_a_cold_kernel_is_compiled_in_a_process_of_its_own(
     reference = testdrive.prepare_compiled(replace(spec, engine="reference"))
     assert len(children) == 1, "the reference engine has nothing to compile"
     assert reference.racer is None
+
+
+def test_the_kernel_counts_what_the_test_drive_counts() -> None:
+    from trackformat.sim.batch import stats
+    from trackformat.sim.kernel import counts
+
+    assert counts.CORNER_COUNTS == stats.CORNER_COUNTS
+    assert counts.SPACE_COUNTS == stats.SPACE_COUNTS

@@ -156,6 +156,19 @@ class Racer(Protocol):
         """The race of ``seed``, its bots made as the batch makes them."""
         ...
 
+    def count_tables(self) -> tuple[Any, Any]:
+        """Empty tables of corner and space counts."""
+        ...
+
+    def count(self, seed: int, corners: Any, spaces: Any) -> RaceResult:
+        """The race of ``seed`` without its events, its counts added to the tables."""
+        ...
+
+    def read_counts(self, corners: Any, spaces: Any) -> tuple[dict[tuple[str, str], int],
+                                                              dict[tuple[str, str], int]]:
+        """The tables as :class:`DriveStats` keys its corner and space counts."""
+        ...
+
 
 ENGINES = ("kernel", "reference")
 """The engines a batch can race on: the compiled kernel (the default: the same races, many times
@@ -210,16 +223,28 @@ def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
     """Race the chunk's races and count them; each race gets fresh bots, so a race depends on
     its seed only, not on the races run before it."""
     spec, stats = context.spec, DriveStats()
+    if context.racer is not None:
+        return _run_kernel_chunk(context, context.racer, chunk)
     with collection_deferred():  # for the whole chunk, not race by race
         for index in chunk.races:
             seed = race_seed(spec.seed, index)
-            if context.racer is not None:
-                result = context.racer.race(seed)
-            else:
-                drivers = [context.factories[name](seed) for name in spec.bots]
-                result = run_race(context.board, context.rules, drivers, seed, laps=spec.laps,
-                                  max_turns=spec.max_turns)
+            drivers = [context.factories[name](seed) for name in spec.bots]
+            result = run_race(context.board, context.rules, drivers, seed, laps=spec.laps,
+                              max_turns=spec.max_turns)
             stats.add_race(result, context.board, spec.bots, context.rules.team_points)
+    return stats
+
+
+def _run_kernel_chunk(context: DriveContext, racer: Racer, chunk: Chunk) -> DriveStats:
+    """:func:`run_chunk` on the kernel: its corner and space counts are added up in compiled
+    code over the chunk, and read into the counts once."""
+    spec, stats = context.spec, DriveStats()
+    corners, spaces = racer.count_tables()
+    with collection_deferred():
+        for index in chunk.races:
+            result = racer.count(race_seed(spec.seed, index), corners, spaces)
+            stats.add_outcome(result, spec.bots, context.rules.team_points)
+    stats.add_counts(*racer.read_counts(corners, spaces))
     return stats
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +24,7 @@ import numpy.typing as npt
 from trackformat.rules import WEAR_CATEGORIES, Ruleset
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice, seed_state
+from trackformat.sim.core.events import Event
 from trackformat.sim.core.state import RaceState, Wear
 from trackformat.sim.kernel import ask
 from trackformat.sim.kernel import cars as kc
@@ -31,6 +33,7 @@ from trackformat.sim.kernel import drivers as kd
 from trackformat.sim.kernel import resolve as kr
 from trackformat.sim.kernel import strong as kstrong
 from trackformat.sim.kernel.arrays import BoardArrays
+from trackformat.sim.kernel.counts import CORNER_COUNTS, SPACE_COUNTS, count_log, count_tables
 from trackformat.sim.kernel.dice import State, randrange
 from trackformat.sim.kernel.game import (
     AHEAD,
@@ -114,18 +117,50 @@ class KernelRacer:
         """The car table as the last race left it (for checks on the kernel's own numbers)."""
 
     def race(self, seed: int, driver_seeds: Sequence[int] | None = None) -> RaceResult:
-        """The race of ``seed``; car ``n``'s random driver is seeded as
-        ``RandomDriver(driver_seeds[n])`` seeds it (by default, as the test drives make them:
-        with the race's seed)."""
+        """The race of ``seed``, its events read back as the engine's; car ``n``'s random
+        driver is seeded as ``RandomDriver(driver_seeds[n])`` seeds it (by default, as the test
+        drives make them: with the race's seed)."""
+        played = self._play(seed, driver_seeds)
+        events = (*played.grid, *events_of(self.log, int(self.cursor[L_USED]), self.arrays))
+        return self._result(seed, played, events)
+
+    def count(self, seed: int, corners: Ints, spaces: Ints,
+              driver_seeds: Sequence[int] | None = None) -> RaceResult:
+        """The race of ``seed`` (bots seeded as :meth:`race` seeds them), its corner and space
+        counts added to the tables of :mod:`~trackformat.sim.kernel.counts`; the result has no
+        events, which is what spares a test drive reading them back one by one."""
+        played = self._play(seed, driver_seeds)
+        count_log(self.log, int(self.cursor[L_USED]), len(self.bots), self.arrays.corner,
+                  self.arrays.crossing, self.arrays.in_pit, self.arrays.pit_exit_crosses,
+                  corners, spaces)
+        return self._result(seed, played, ())
+
+    def count_tables(self) -> tuple[Ints, Ints]:
+        """Empty tables of corner and space counts for :meth:`count`."""
+        return count_tables(len(self.arrays.corner_names), len(self.arrays.names))
+
+    def read_counts(self, corners: Ints, spaces: Ints) -> tuple[dict[tuple[str, str], int],
+                                                                dict[tuple[str, str], int]]:
+        """The tables keyed as the test drive's counts are: (corner id, what), (space id,
+        what), the non-zero ones."""
+        corner_names, names = self.arrays.corner_names, self.arrays.names
+        by_corner = {(corner_names[c], CORNER_COUNTS[k]): int(corners[c, k])
+                     for c, k in zip(*np.nonzero(corners), strict=True)}
+        by_space = {(names[s], SPACE_COUNTS[k]): int(spaces[s, k])
+                    for s, k in zip(*np.nonzero(spaces), strict=True)}
+        return by_corner, by_space
+
+    def _play(self, seed: int, driver_seeds: Sequence[int] | None) -> _Played:
+        """Draw the grid and race to the end in compiled code, the events left in the log."""
         cars = len(self.bots)
         seeds = list(driver_seeds) if driver_seeds is not None else [seed] * cars
         dice = Dice(seed)
-        grid_events: list = []  # type: ignore[type-arg]
+        grid_events: list[Event] = []
         start = new_race(self.board, self.rules, cars, self.laps, dice, grid_events)
-        generators = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
-                               for car in range(cars)], np.uint64)
-        drivers = (self.kinds, generators, self.cautious, self.strong)
         while True:
+            generators = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
+                                   for car in range(cars)], np.uint64)
+            drivers = (self.kinds, generators, self.cautious, self.strong)
             table = kc.car_rows(start, self.arrays)
             race = np.array([start.sequence, 0], np.int64)
             debris = np.zeros(len(self.arrays.names), np.int64)
@@ -136,19 +171,20 @@ class KernelRacer:
                 break
             except OverflowError:  # the log is full: race again with a longer one
                 self.log, self.cursor = new_log(2 * len(self.log))
-                generators = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
-                                       for car in range(cars)], np.uint64)
-                drivers = (self.kinds, generators, self.cautious, self.strong)
         self.last_cars = table
-        events = (*grid_events, *events_of(self.log, int(self.cursor[L_USED]), self.arrays))
-        final = self._final(start, table, debris, turns, int(race[kr.R_SEQUENCE]))
+        return _Played(tuple(grid_events), start, table, debris, turns, completed,
+                       int(race[kr.R_SEQUENCE]))
+
+    def _result(self, seed: int, played: _Played, events: tuple[Event, ...]) -> RaceResult:
+        final = self._final(played.start, played.table, played.debris, played.turns,
+                            played.sequence)
         results = tuple(
             CarResult(car=c.index, status=c.status, place=c.place, cause=c.cause,
                       laps=max(c.lap - 1, 0), space=c.space, wear=c.wear)
             for c in final.cars)
-        return RaceResult(seed=seed, laps=self.laps, turns=turns, events=events,
+        return RaceResult(seed=seed, laps=self.laps, turns=played.turns, events=events,
                           finish_order=final.finish_order, cars=results, final=final,
-                          completed=completed)
+                          completed=played.completed)
 
     def _run(self, table: Ints, race: Ints, debris: Ints, dice: State,
              drivers: tuple) -> tuple[int, bool]:  # type: ignore[type-arg]
@@ -187,6 +223,18 @@ class KernelRacer:
 
 
 _STATUS = {code: status for status, code in kc.STATUS.items()}
+
+
+class _Played(NamedTuple):
+    """A race played in compiled code, before its result is read."""
+
+    grid: tuple[Event, ...]
+    start: RaceState
+    table: Ints
+    debris: Ints
+    turns: int
+    completed: bool
+    sequence: int
 
 
 def kernel_race(board: Board, rules: Ruleset, bots: Sequence[str], seed: int,
