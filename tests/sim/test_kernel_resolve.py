@@ -16,18 +16,20 @@ from trackformat.model.track import SpaceKind
 from trackformat.rules import load_ruleset
 from trackformat.sim import CarStatus, RaceState, legal_moves, play_move
 from trackformat.sim.core.dice import Dice
+from trackformat.sim.core.events import Event
 from trackformat.sim.kernel import resolve as kr
 from trackformat.sim.kernel.cars import car_rows
 from trackformat.sim.kernel.dice import new_state
+from trackformat.sim.kernel.log import L_TURN_NOW, L_USED, events_of, new_log
 from trackformat.sim.kernel.moves import board_arrays, kernel_move_rows
 
 PRESETS = ("formula-d", "formule-de-basic")
 
 
 def kernel_after(state: RaceState, pick: int, roll: int, gear_roll: int,
-                 seed: int) -> tuple[np.ndarray, set[str], int, int]:
-    """The cars, the debris, the moves made and the generator's state after the kernel plays
-    the ``pick``-th legal move of car 0."""
+                 seed: int) -> tuple[np.ndarray, set[str], int, int, list[Event]]:
+    """The cars, the debris, the moves made, the generator's state and the events after the
+    kernel plays the ``pick``-th legal move of car 0."""
     arrays = board_arrays(state.board)
     move = kernel_move_rows(state, 0, [roll])[pick]
     cars = car_rows(state, arrays)
@@ -37,15 +39,19 @@ def kernel_after(state: RaceState, pick: int, roll: int, gear_roll: int,
         debris[arrays.number[space]] = 1
     numbers, tables, triggers = kr.rule_tables(state.rules, state.laps, arrays.pit_exit_crosses)
     dice = new_state(seed)
+    log, cursor = new_log()
+    cursor[L_TURN_NOW] = state.turn
     kr.play_move(cars, race, debris, 0, move, gear_roll, dice, arrays.corner, arrays.in_pit,
-                 arrays.ahead, arrays.crossing, arrays.contacts, numbers, tables, triggers)
+                 arrays.ahead, arrays.crossing, arrays.contacts, numbers, tables, triggers,
+                 log, cursor)
     return (cars, {arrays.names[s] for s in np.flatnonzero(debris)}, int(race[0]),
-            int(dice[0]))
+            int(dice[0]), events_of(log, int(cursor[L_USED]), arrays))
 
 
 @pytest.mark.parametrize("track", TRACKS)
 @pytest.mark.parametrize("preset", PRESETS)
-def test_the_kernel_plays_a_move_as_the_readable_engine_does(track: str, preset: str) -> None:
+def test_the_kernel_plays_a_move_and_writes_its_events_as_the_readable_engine_does(
+        track: str, preset: str) -> None:
     rules = load_ruleset(preset)
     rng = random.Random(f"kernel-resolve:{track}:{preset}")
     the_board = board(track)
@@ -79,10 +85,11 @@ def test_the_kernel_plays_a_move_as_the_readable_engine_does(track: str, preset:
         gear_roll = rng.choice((-1, top, top, rng.choice(rules.faces(gear))))
         seed = rng.randrange(2**32)
         dice = Dice(seed)
-        after, _ = play_move(state, 0, moves[pick], dice,
-                             gear_roll=None if gear_roll < 0 else gear_roll)
-        cars_now, debris_now, sequence, dice_state = kernel_after(
+        after, written = play_move(state, 0, moves[pick], dice,
+                                   gear_roll=None if gear_roll < 0 else gear_roll)
+        cars_now, debris_now, sequence, dice_state, events = kernel_after(
             state, pick, roll, gear_roll, seed)
+        assert events == written, (track, n)
         assert cars_now.tolist() == car_rows(after, arrays).tolist(), (track, n)
         assert debris_now == set(after.debris), (track, n)
         assert sequence == after.sequence and dice_state == dice.state, (track, n)

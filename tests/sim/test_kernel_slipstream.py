@@ -14,14 +14,15 @@ from tests.sim.positions import position
 from tests.sim.test_kernel_moves import TRACKS, board
 from trackformat.rules import load_ruleset
 from trackformat.sim import CarStatus, legal_moves, slipstream_leader, slipstream_moves
+from trackformat.sim.kernel.ask import has_leader
 from trackformat.sim.kernel.cars import car_rows
+from trackformat.sim.kernel.game import G_SLIP_AT_LEAST, G_SLIP_MIN_GEAR, GAME_COLUMNS
 from trackformat.sim.kernel.moves import (
     board_arrays,
     engine_move,
     kernel_slipstream_moves,
     move_row,
 )
-from trackformat.sim.kernel.race import G_SLIP_AT_LEAST, G_SLIP_MIN_GEAR, GAME_COLUMNS, _has_leader
 
 
 @pytest.mark.parametrize("track", TRACKS)
@@ -52,7 +53,7 @@ def test_the_kernel_offers_the_engines_slipstream_extras(track: str) -> None:
         every = legal_moves(state, 0, roll)
         rows = car_rows(state, arrays)
         for move in every:
-            assert _has_leader(rows, 0, move_row(move, arrays), arrays.in_pit, arrays.ahead,
+            assert has_leader(rows, 0, move_row(move, arrays), arrays.in_pit, arrays.ahead,
                                game) == (slipstream_leader(state, 0, move) is not None)
         moves = [m for m in every if slipstream_leader(state, 0, m) is not None]
         for move in moves[:2]:

@@ -47,7 +47,7 @@ def randrange(state: State, n: int) -> int:
     while True:
         out = next64(state)
         if out <= highest:
-            return int(out % m)
+            return np.int64(out % m)  # type: ignore[return-value]
 
 
 @compiled

@@ -1,151 +1,255 @@
-"""Whole races in compiled code, so far for random drivers: the first races the kernel
-reproduces race for race, under either ruleset.
+"""Whole races in compiled code, race for race with the readable engine, events included.
 
-The grid is drawn by the readable engine (:func:`~trackformat.sim.race.grid.new_race`, once per
-race, with the race's generator); from the first game turn on, everything runs in compiled
-code, as :class:`~trackformat.sim.race.runner.Race` plays it: the order of play at the start of
-each game turn, the start roll (stall, super start), the gear chosen, its die, the move chosen,
-the slipstream extras taken or declined, the quick stop's exit, and the turn limit. Each random
-driver draws from its own generator, seeded as :class:`~trackformat.sim.drivers.bots.RandomDriver`
-seeds it. Events are not written yet: a race is compared by its outcome (every car's final row,
-the debris, the game turns).
+A :class:`KernelRacer` makes a batch's board, rules and drivers into arrays once; each
+:meth:`KernelRacer.race` then draws the grid with the readable engine
+(:func:`~trackformat.sim.race.grid.new_race`, with the race's generator, so the grid events are
+the readable ones) and plays every game turn in compiled code, as
+:class:`~trackformat.sim.race.runner.Race` plays it: the order of play at the start of each
+game turn, the start roll (stall, super start), the gear chosen and its shift paid, its die,
+the move chosen, the slipstream extras taken or declined, the move played and what it sets off,
+the quick stop's exit, and the turn limit. The result is the readable engine's
+:class:`~trackformat.sim.race.runner.RaceResult`: the same seed and drivers give equal results,
+event for event.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.rules import Ruleset
+from trackformat.rules import WEAR_CATEGORIES, Ruleset
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice, seed_state
+from trackformat.sim.core.events import Event
+from trackformat.sim.core.state import RaceState, Wear
+from trackformat.sim.kernel import ask
 from trackformat.sim.kernel import cars as kc
-from trackformat.sim.kernel import price as kp
+from trackformat.sim.kernel import cautious as kcautious
+from trackformat.sim.kernel import drivers as kd
 from trackformat.sim.kernel import resolve as kr
-from trackformat.sim.kernel import walk as kw
+from trackformat.sim.kernel import strong as kstrong
+from trackformat.sim.kernel.arrays import BoardArrays
+from trackformat.sim.kernel.counts import CORNER_COUNTS, SPACE_COUNTS, count_log, count_tables
 from trackformat.sim.kernel.dice import State, randrange
-from trackformat.sim.kernel.jit import compiled
-from trackformat.sim.kernel.moves import blocking_table, board_arrays
+from trackformat.sim.kernel.game import (
+    AHEAD,
+    CONTACTS,
+    CORNER,
+    CROSSING,
+    DIE,
+    F_STALL,
+    F_SUPER,
+    FLAGS,
+    G_LIMIT,
+    G_PIT_ENTRY_RANK,
+    G_SUPER_SPACES,
+    G_TIE_INSIDE,
+    GAME,
+    GEARS,
+    IN_PIT,
+    INSIDE,
+    NUMBERS,
+    PIT_HALF,
+    PROGRESS,
+    SHIFT_COSTS,
+    SHIFTING,
+    TABLES,
+    TRIGGERS,
+    board_tables,
+    rule_set,
+)
+from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.log import (
+    E_GEAR_ROLL,
+    E_SHIFT,
+    E_SKIPPED,
+    E_START_ROLL,
+    L_ARGS,
+    L_TURN_NOW,
+    L_USED,
+    events_of,
+    new_log,
+    note,
+)
+from trackformat.sim.kernel.moves import board_arrays
 from trackformat.sim.kernel.warm import announced
-from trackformat.sim.move.slipstream import _patterns
 from trackformat.sim.race.grid import new_race
+from trackformat.sim.race.runner import CarResult, RaceResult
 
 Ints = npt.NDArray[np.int64]
 
-(G_MAX_CHANGES, G_BRAKES_PER_SPACE, G_TYRES_PER_SPACE, G_ELIMINATED_MISSING, G_RESPIN_MAX,
- G_BLOCK_FROM, G_HAS_PIT_ENTRY, G_MAX_STOPS, G_SUPER_SPACES, G_LIMIT, G_PIT_ENTRY_RANK,
- G_TIE_INSIDE, G_SLIPSTREAM, G_SLIP_MIN_GEAR, G_SLIP_AT_LEAST, G_SLIP_EXTRA, G_SLIP_BRAKES,
- G_SLIP_TYRES) = range(18)
-GAME_COLUMNS = 18
-"""The numbers of a race the loop needs besides the resolution's (``P_*``)."""
-
-(F_BLOCK_BRAKES, F_BLOCK_TYRES, F_WINDOW, F_STALL, F_SUPER) = range(5)
-"""Rows of the race's flag tables: blocking costs by spaces left over, the pit window by laps
-done, and the start's black-die results."""
-
+KERNEL_DRIVERS = frozenset({"random", "cautious"})
+"""The bots (by their names in :data:`~trackformat.sim.drivers.bots.DRIVERS`) the kernel races."""
 
 _FIRST = True
 """No race has run in this process yet: the first one says on stderr if it compiles."""
 
 
-@dataclass(frozen=True)
-class KernelRace:
-    """How a race ended in the kernel."""
+class KernelRacer:
+    """Races of ``bots`` (one car each, by name) on ``board`` under ``rules``, in the kernel.
 
-    cars: Ints
-    """Every car's final row (:mod:`trackformat.sim.kernel.cars`)."""
-    debris: frozenset[str]
+    Everything that does not change from race to race is made into arrays here, once."""
+
+    def __init__(self, board: Board, rules: Ruleset, bots: Sequence[str],
+                 laps: int | None = None, max_turns: int | None = None) -> None:
+        unknown = sorted(set(bots) - KERNEL_DRIVERS)
+        if unknown:
+            raise ValueError(f"the race kernel cannot race {', '.join(unknown)} drivers yet")
+        self.board = board
+        self.rules = rules
+        self.bots = tuple(bots)
+        self.laps = laps if laps is not None else board.graphs.track.metadata.laps
+        self.arrays: BoardArrays = board_arrays(board)
+        self.board_tables = board_tables(self.arrays)
+        self.rule_tables = rule_set(board, self.arrays, rules, self.laps, max_turns)
+        kinds = np.array([kd.KINDS[bot] for bot in self.bots], np.int64)
+        self.kinds = kinds
+        self.cautious = kcautious.tables(board, self.arrays, rules, self.laps,
+                                         bool((kinds == kd.CAUTIOUS).any()))
+        self.strong = kstrong.tables(board, self.arrays, rules, self.laps,
+                                     bool((kinds == kd.STRONG).any()))
+        self.log, self.cursor = new_log()
+        self.last_cars = np.zeros((0, kc.CAR_COLUMNS), np.int64)
+        """The car table as the last race left it (for checks on the kernel's own numbers)."""
+
+    def race(self, seed: int, driver_seeds: Sequence[int] | None = None) -> RaceResult:
+        """The race of ``seed``, its events read back as the engine's; car ``n``'s random
+        driver is seeded as ``RandomDriver(driver_seeds[n])`` seeds it (by default, as the test
+        drives make them: with the race's seed)."""
+        played = self._play(seed, driver_seeds)
+        events = (*played.grid, *events_of(self.log, int(self.cursor[L_USED]), self.arrays))
+        return self._result(seed, played, events)
+
+    def count(self, seed: int, corners: Ints, spaces: Ints,
+              driver_seeds: Sequence[int] | None = None) -> RaceResult:
+        """The race of ``seed`` (bots seeded as :meth:`race` seeds them), its corner and space
+        counts added to the tables of :mod:`~trackformat.sim.kernel.counts`; the result has no
+        events, which is what spares a test drive reading them back one by one."""
+        played = self._play(seed, driver_seeds)
+        count_log(self.log, int(self.cursor[L_USED]), len(self.bots), self.arrays.corner,
+                  self.arrays.crossing, self.arrays.in_pit, self.arrays.pit_exit_crosses,
+                  corners, spaces)
+        return self._result(seed, played, ())
+
+    def count_tables(self) -> tuple[Ints, Ints]:
+        """Empty tables of corner and space counts for :meth:`count`."""
+        return count_tables(len(self.arrays.corner_names), len(self.arrays.names))
+
+    def read_counts(self, corners: Ints, spaces: Ints) -> tuple[dict[tuple[str, str], int],
+                                                                dict[tuple[str, str], int]]:
+        """The tables keyed as the test drive's counts are: (corner id, what), (space id,
+        what), the non-zero ones."""
+        corner_names, names = self.arrays.corner_names, self.arrays.names
+        by_corner = {(corner_names[c], CORNER_COUNTS[k]): int(corners[c, k])
+                     for c, k in zip(*np.nonzero(corners), strict=True)}
+        by_space = {(names[s], SPACE_COUNTS[k]): int(spaces[s, k])
+                    for s, k in zip(*np.nonzero(spaces), strict=True)}
+        return by_corner, by_space
+
+    def _play(self, seed: int, driver_seeds: Sequence[int] | None) -> _Played:
+        """Draw the grid and race to the end in compiled code, the events left in the log."""
+        cars = len(self.bots)
+        seeds = list(driver_seeds) if driver_seeds is not None else [seed] * cars
+        dice = Dice(seed)
+        grid_events: list[Event] = []
+        start = new_race(self.board, self.rules, cars, self.laps, dice, grid_events)
+        while True:
+            generators = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
+                                   for car in range(cars)], np.uint64)
+            drivers = (self.kinds, generators, self.cautious, self.strong)
+            table = kc.car_rows(start, self.arrays)
+            race = np.array([start.sequence, 0], np.int64)
+            debris = np.zeros(len(self.arrays.names), np.int64)
+            state_dice = np.array([dice.state], np.uint64)
+            self.cursor[:] = 0
+            try:
+                turns, completed = self._run(table, race, debris, state_dice, drivers)
+                break
+            except OverflowError:  # the log is full: race again with a longer one
+                self.log, self.cursor = new_log(2 * len(self.log))
+        self.last_cars = table
+        return _Played(tuple(grid_events), start, table, debris, turns, completed,
+                       int(race[kr.R_SEQUENCE]))
+
+    def _result(self, seed: int, played: _Played, events: tuple[Event, ...]) -> RaceResult:
+        final = self._final(played.start, played.table, played.debris, played.turns,
+                            played.sequence)
+        results = tuple(
+            CarResult(car=c.index, status=c.status, place=c.place, cause=c.cause,
+                      laps=max(c.lap - 1, 0), space=c.space, wear=c.wear)
+            for c in final.cars)
+        return RaceResult(seed=seed, laps=self.laps, turns=played.turns, events=events,
+                          finish_order=final.finish_order, cars=results, final=final,
+                          completed=played.completed)
+
+    def _run(self, table: Ints, race: Ints, debris: Ints, dice: State,
+             drivers: tuple) -> tuple[int, bool]:  # type: ignore[type-arg]
+        def run() -> tuple[int, bool]:
+            turns, completed = _run(table, race, debris, dice, drivers, self.board_tables,
+                                    self.rule_tables, self.log, self.cursor)
+            return int(turns), bool(completed)
+
+        global _FIRST
+        if _FIRST:
+            result, _ = announced(run, "race._run-")
+            _FIRST = False
+            return result
+        return run()
+
+    def _final(self, start: RaceState, table: Ints, debris: Ints, turns: int,
+               sequence: int) -> RaceState:
+        """The race state of the car table at the end of a race."""
+        names, corners = self.arrays.names, self.arrays.corner_names
+        cars = []
+        for car, row in zip(start.cars, table.tolist(), strict=True):
+            cars.append(replace(
+                car, space=names[row[kc.C_SPACE]], gear=row[kc.C_GEAR],
+                wear=Wear(**{c: row[kc.C_WEAR + n] for n, c in enumerate(WEAR_CATEGORIES)}),
+                lap=row[kc.C_LAP], corner=corners[row[kc.C_CORNER]] if row[kc.C_CORNER] >= 0
+                else None, stops=row[kc.C_STOPS], status=_STATUS[row[kc.C_STATUS]],
+                cause=kc.CAUSES[row[kc.C_CAUSE]], started=bool(row[kc.C_STARTED]),
+                pit_stops=row[kc.C_PIT_STOPS], pit_wait=bool(row[kc.C_PIT_WAIT]),
+                pit_exit=row[kc.C_PIT_EXIT], arrival=row[kc.C_ARRIVAL],
+                place=row[kc.C_PLACE] if row[kc.C_PLACE] >= 0 else None))
+        finish_order = tuple(c.index for c in sorted(
+            (c for c in cars if c.place is not None), key=lambda c: c.place or 0))
+        return start.but(cars=tuple(cars), turn=turns, sequence=sequence,
+                         debris=frozenset(names[s] for s in np.flatnonzero(debris)),
+                         finish_order=finish_order)
+
+
+_STATUS = {code: status for status, code in kc.STATUS.items()}
+
+
+class _Played(NamedTuple):
+    """A race played in compiled code, before its result is read."""
+
+    grid: tuple[Event, ...]
+    start: RaceState
+    table: Ints
+    debris: Ints
     turns: int
     completed: bool
+    sequence: int
 
 
-def kernel_random_race(board: Board, rules: Ruleset, cars: int, seed: int,
-                       laps: int | None = None,
-                       driver_seed: int | Sequence[int] = 0) -> KernelRace:
-    """Race ``cars`` random drivers in the kernel: car ``n`` driven as by
-    ``RandomDriver(driver_seed)``, or ``RandomDriver(driver_seed[n])`` given one seed a car."""
-    race_laps = laps if laps is not None else board.graphs.track.metadata.laps
-    dice = Dice(seed)
-    state = new_race(board, rules, cars, race_laps, dice, [])
-    arrays = board_arrays(board)
-    table = kc.car_rows(state, arrays)
-    race = np.array([state.sequence, 0], np.int64)
-    debris = np.zeros(len(arrays.names), np.int64)
-    numbers, tables, triggers = kr.rule_tables(rules, race_laps, arrays.pit_exit_crosses)
-    shifting, shift_costs = kc.shifting(rules)
-    game = np.zeros(GAME_COLUMNS, np.int64)
-    game[G_MAX_CHANGES] = rules.movement.max_lane_changes_on_straight
-    game[G_BRAKES_PER_SPACE] = rules.movement.brakes_per_space
-    game[G_TYRES_PER_SPACE] = rules.corners.tyres_per_space
-    game[G_ELIMINATED_MISSING] = rules.corners.eliminated_missing
-    game[G_RESPIN_MAX] = rules.spin_out.respin_max_spaces
-    block_brakes, block_tyres, block_from = blocking_table(rules)
-    game[G_BLOCK_FROM] = block_from
-    game[G_HAS_PIT_ENTRY] = bool(board.pit_entry)
-    window = rules.pits.window(race_laps)
-    game[G_MAX_STOPS] = window.max_stops if window is not None else -1
-    game[G_SUPER_SPACES] = rules.start.super_start_spaces
-    game[G_LIMIT] = 4 * board.lap_length * (race_laps + 1) + 100
-    game[G_PIT_ENTRY_RANK] = arrays.pit_entry_rank
-    game[G_TIE_INSIDE] = rules.tie_break.value == "inside"
-    slip = rules.slipstream
-    shapes = np.zeros((1, 1), np.int64)
-    if slip is not None:
-        game[G_SLIPSTREAM] = 1
-        game[G_SLIP_MIN_GEAR] = slip.min_gear
-        game[G_SLIP_AT_LEAST] = slip.follower_at_least_leader
-        game[G_SLIP_EXTRA] = slip.extra_spaces
-        game[G_SLIP_BRAKES] = slip.corner_entry_cost.brakes
-        game[G_SLIP_TYRES] = slip.corner_entry_cost.tyres
-        shapes = np.array(_patterns(slip.extra_spaces), np.int64)
-    flags = np.zeros((5, 64), np.int64)
-    flags[F_BLOCK_BRAKES, : len(block_brakes)] = block_brakes
-    flags[F_BLOCK_TYRES, : len(block_tyres)] = block_tyres
-    for done in window.after_laps if window is not None else ():
-        flags[F_WINDOW, done] = 1
-    for face in rules.start.stall:
-        flags[F_STALL, face] = 1
-    for face in rules.start.super_start:
-        flags[F_SUPER, face] = 1
-    gears = np.zeros((len(rules.dice.gears), 64), np.int64)
-    for n, faces in enumerate(rules.dice.gears):
-        gears[n, : len(faces)] = faces
-        gears[n, 63] = len(faces)
-    seeds = [driver_seed] * cars if isinstance(driver_seed, int) else list(driver_seed)
-    drivers = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
-                        for car in range(cars)], np.uint64)
-    board_tables = (arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane,
-                    arrays.lane_index, arrays.lane_length, arrays.corner, arrays.corner_stops,
-                    arrays.in_pit, arrays.is_box, arrays.ahead, arrays.crossing,
-                    arrays.contacts, arrays.progress, arrays.inside, arrays.pit_half)
-    state_dice = np.array([dice.state], np.uint64)
-
-    def run() -> tuple[int, bool]:
-        result: tuple[int, bool] = _run(table, race, debris, state_dice, drivers, board_tables,
-                                        numbers, tables, triggers, shifting, shift_costs, game,
-                                        flags, gears, shapes)
-        return result
-
-    global _FIRST
-    if _FIRST:
-        (turns, completed), _ = announced(run, "race._run-")
-        _FIRST = False
-    else:
-        turns, completed = run()
-    return KernelRace(table, frozenset(arrays.names[s] for s in np.flatnonzero(debris)),
-                      int(turns), bool(completed))
+def kernel_race(board: Board, rules: Ruleset, bots: Sequence[str], seed: int,
+                laps: int | None = None, max_turns: int | None = None,
+                driver_seeds: Sequence[int] | None = None) -> RaceResult:
+    """One race of ``bots`` in the kernel (see :class:`KernelRacer`)."""
+    return KernelRacer(board, rules, bots, laps, max_turns).race(seed, driver_seeds)
 
 
 @compiled
-def _run(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: State,
-         board: tuple[Ints, ...], numbers: Ints, tables: Ints, triggers: Ints, shifting: Ints,
-         shift_costs: Ints, game: Ints, flags: Ints, gears: Ints,
-         shapes: Ints) -> tuple[int, bool]:
+def _run(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # type: ignore[type-arg]
+         board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints,
+         cursor: Ints) -> tuple[int, bool]:
     """Play game turns until every car is out or home, or the turn limit."""
-    in_pit, progress, inside, pit_half = board[8], board[13], board[14], board[15]
+    game = rules[GAME]
     turn = 0
     while True:
         over = True
@@ -155,187 +259,97 @@ def _run(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: State,
         if over or turn >= game[G_LIMIT]:
             break
         turn += 1
-        order = kc.turn_order(cars, in_pit, progress, inside, pit_half, game[G_PIT_ENTRY_RANK],
-                              game[G_TIE_INSIDE] == 1)
+        cursor[L_TURN_NOW] = turn
+        order = kc.turn_order(cars, board[IN_PIT], board[PROGRESS], board[INSIDE],
+                              board[PIT_HALF], game[G_PIT_ENTRY_RANK], game[G_TIE_INSIDE] == 1)
         for index in order:
             if cars[index, kc.C_STATUS] <= kc.SPUN:
-                _play_car(cars, race, debris, dice, drivers[index], index, board, numbers,
-                          tables, triggers, shifting, shift_costs, game, flags, gears, shapes)
+                _play_car(cars, race, debris, dice, drivers, index, board, rules, log, cursor)
     if not over:
         for index in range(len(cars)):
             if cars[index, kc.C_STATUS] <= kc.SPUN:
-                kr._eliminate(cars, index, 9, debris, in_pit, numbers)
+                kr._eliminate(cars, index, 9, debris, board[IN_PIT], rules[NUMBERS], log, cursor)
     return turn, over
 
 
-@compiled
-def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, driver: State, index: int,
-              board: tuple[Ints, ...], numbers: Ints, tables: Ints, triggers: Ints,
-              shifting: Ints, shift_costs: Ints, game: Ints, flags: Ints, gears: Ints,
-              shapes: Ints) -> None:
+@inlined
+def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # type: ignore[type-arg]
+              index: int, board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints,
+              cursor: Ints) -> None:
     """One car's turn, as :meth:`~trackformat.sim.race.runner.Race._play_car` plays it."""
-    in_pit = board[8]
+    in_pit, numbers, game, flags = board[IN_PIT], rules[NUMBERS], rules[GAME], rules[FLAGS]
     car = cars[index]
     if not car[kc.C_STARTED]:
-        roll = kr._black(dice, tables)
+        roll = kr._black(dice, rules[TABLES])
         car[kc.C_STARTED] = 1
-        if flags[F_STALL, roll]:
+        outcome = 1 if flags[F_STALL, roll] else 2 if flags[F_SUPER, roll] else 0
+        note(log, cursor, E_START_ROLL, index, roll, outcome, 0, 0)
+        if outcome == 1:
+            note(log, cursor, E_SKIPPED, index, 0, 0, 0, 0)
             return
-        if flags[F_SUPER, roll]:
+        if outcome == 2:
             spaces = game[G_SUPER_SPACES]
-            every = _moves(cars, index, debris, spaces, board, numbers, game, flags, NO_MOVE,
-                           shapes)
-            moves = _super_start(every, cars, index, spaces, board[10])
-            _play(cars, race, debris, dice, index, moves[randrange(driver, len(moves))], -1,
-                  board, numbers, tables, triggers)
+            every = ask.roll_moves(cars, index, debris, spaces, board, rules)
+            moves = ask.super_start(every, cars, index, spaces, board[AHEAD])
+            chosen = kd.choose_move(drivers, moves, spaces, cars, index, debris, board, rules)
+            _play(cars, race, debris, dice, index, moves[chosen], -1, board, rules, log, cursor)
             if car[kc.C_STATUS] <= kc.SPUN:
                 car[kc.C_GEAR] = 1
             return
-    options = kc.gear_option_rows(car, in_pit[car[kc.C_SPACE]] == 1, shifting, shift_costs)
-    option = options[randrange(driver, len(options))]
+    options = kc.gear_option_rows(car, in_pit[car[kc.C_SPACE]] == 1, rules[SHIFTING],
+                                  rules[SHIFT_COSTS])
+    option = options[kd.choose_gear(drivers, options, cars, index, debris, board, rules)]
+    _pay_shift(cars, index, option, debris, in_pit, numbers, log, cursor)
+    if car[kc.C_STATUS] > kc.SPUN:
+        return
+    faces = rules[GEARS][option[kc.O_GEAR] - 1]
+    roll = faces[randrange(dice, faces[DIE])]
+    note(log, cursor, E_GEAR_ROLL, index, option[kc.O_GEAR], roll, 0, 0)
+    moves = ask.roll_moves(cars, index, debris, roll, board, rules)
+    move = moves[kd.choose_move(drivers, moves, roll, cars, index, debris, board, rules)]
+    while True:
+        extras = ask.slipstream_moves(cars, index, debris, move, board, rules)
+        if len(extras) == 0:
+            break
+        choice = kd.choose_slipstream(drivers, move, extras, cars, index, debris, board, rules)
+        if choice < 0:
+            break
+        move = extras[choice]
+    _play(cars, race, debris, dice, index, move, roll, board, rules, log, cursor)
+    spaces = car[kc.C_PIT_EXIT]
+    if spaces and car[kc.C_STATUS] <= kc.SPUN:
+        moves = ask.roll_moves(cars, index, debris, spaces, board, rules)
+        chosen = kd.choose_move(drivers, moves, spaces, cars, index, debris, board, rules)
+        _play(cars, race, debris, dice, index, moves[chosen], -1, board, rules, log, cursor)
+
+
+@inlined
+def _pay_shift(cars: Ints, index: int, option: Ints, debris: Ints, in_pit: Ints,
+               numbers: Ints, log: Ints, cursor: Ints) -> None:
+    """Put the car in its chosen gear and pay for the shift (see
+    :func:`~trackformat.sim.move.resolve.pay_shift`)."""
+    car = cars[index]
+    costly = False
+    for k in range(6):
+        if option[kc.O_COST + k] != 0:
+            costly = True
+    if option[kc.O_GEAR] != car[kc.C_GEAR] or costly:
+        row = note(log, cursor, E_SHIFT, index, car[kc.C_GEAR], option[kc.O_GEAR], 0, 0)
+        row[L_ARGS + 2:L_ARGS + 8] = option[kc.O_COST:kc.O_COST + 6]
     car[kc.C_GEAR] = option[kc.O_GEAR]
     for k in range(6):
         car[kc.C_WEAR + k] -= option[kc.O_COST + k]
     if (option[kc.O_COST + kc.C_ENGINE - kc.C_WEAR] > 0 and numbers[kr.P_HAS_DEBRIS]
             and numbers[kr.P_DEBRIS_ENGINE]):
-        kr._drop_debris(debris, car[kc.C_SPACE], in_pit)
+        kr._drop_debris(debris, index, car[kc.C_SPACE], in_pit, log, cursor)
     if option[kc.O_ELIMINATES]:
-        kr._eliminate(cars, index, 8, debris, in_pit, numbers)
-    if car[kc.C_STATUS] > kc.SPUN:
-        return
-    faces = gears[option[kc.O_GEAR] - 1]
-    roll = faces[randrange(dice, faces[63])]
-    moves = _moves(cars, index, debris, roll, board, numbers, game, flags, NO_MOVE, shapes)
-    move = moves[randrange(driver, len(moves))]
-    while game[G_SLIPSTREAM] and _has_leader(cars, index, move, board[8], board[10], game):
-        extras = _moves(cars, index, debris, 0, board, numbers, game, flags, move, shapes)
-        if len(extras) == 0:
-            break
-        choice = randrange(driver, len(extras) + 1)  # the random driver may decline
-        if choice == 0:
-            break
-        move = extras[choice - 1]
-    _play(cars, race, debris, dice, index, move, roll, board, numbers, tables, triggers)
-    spaces = car[kc.C_PIT_EXIT]
-    if spaces and car[kc.C_STATUS] <= kc.SPUN:
-        moves = _moves(cars, index, debris, spaces, board, numbers, game, flags, NO_MOVE, shapes)
-        _play(cars, race, debris, dice, index, moves[randrange(driver, len(moves))], -1,
-              board, numbers, tables, triggers)
+        kr._eliminate(cars, index, 8, debris, in_pit, numbers, log, cursor)
 
 
-@compiled
+@inlined
 def _play(cars: Ints, race: Ints, debris: Ints, dice: State, index: int, move: Ints,
-          gear_roll: int, board: tuple[Ints, ...], numbers: Ints, tables: Ints,
-          triggers: Ints) -> None:
-    kr.play_move(cars, race, debris, index, move, gear_roll, dice, board[6], board[8],
-                 board[10], board[11], board[12], numbers, tables, triggers)
-
-
-@compiled
-def _super_start(moves: Ints, cars: Ints, index: int, spaces: int, ahead: Ints) -> Ints:
-    """The moves of a super start (see :func:`~trackformat.sim.move.legal.super_start_moves`)."""
-    space = cars[index, kc.C_SPACE]
-    clear = True
-    for _ in range(spaces):
-        nxt = ahead[space]
-        if nxt < 0 or kr._car_on(cars, nxt, index) >= 0:
-            clear = False
-            break
-        space = nxt
-    if clear:
-        for i in range(len(moves)):
-            if moves[i, kp.M_DEST] == space and moves[i, kp.M_DISTANCE] == spaces:
-                return moves[i:i + 1]
-    full = np.zeros(len(moves), np.bool_)
-    blocked = np.zeros(len(moves), np.bool_)
-    for i in range(len(moves)):
-        full[i] = (moves[i, kp.M_DISTANCE] == spaces and moves[i, kp.M_BLOCKED] == 0
-                   and moves[i, kp.M_BRAKES] == 0)
-        blocked[i] = moves[i, kp.M_BLOCKED] > 0
-    if full.any():
-        return moves[full]
-    if blocked.any():
-        return moves[blocked]
-    return moves
-
-
-@compiled
-def _moves(cars: Ints, index: int, debris: Ints, roll: int, board: tuple[Ints, ...],
-           numbers: Ints, game: Ints, flags: Ints, after: Ints, shapes: Ints) -> Ints:
-    """The legal moves of car ``index`` for ``roll``, in the engine's order; or, given a move
-    ``after``, the slipstream extras that may follow it."""
-    (track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
-     in_pit, is_box) = board[:10]
-    car = cars[index]
-    occupied = np.zeros(len(lane), np.int64)
-    spots = np.zeros(len(lane_length), np.int64)
-    width = len(cars) + int(debris.sum()) + 1
-    passable = np.full((len(lane_length), width), -1, np.int64)
-    for other in range(len(cars)):
-        if other != index and cars[other, kc.C_STATUS] <= kc.SPUN:
-            s = cars[other, kc.C_SPACE]
-            occupied[s] = 1
-            if lane[s] >= 0:
-                passable[lane[s], spots[lane[s]]] = lane_index[s]
-                spots[lane[s]] += 1
-    for s in np.flatnonzero(debris):
-        if lane[s] >= 0:
-            passable[lane[s], spots[lane[s]]] = lane_index[s]
-            spots[lane[s]] += 1
-    start = car[kc.C_SPACE]
-    origin = np.zeros(kw.ROUTE_COLUMNS, np.int64)
-    origin[kw.R_PATH:] = -1
-    origin[kw.R_END] = start
-    origin[kw.R_LOCK] = -1
-    here = corner[start]
-    origin[kw.R_CORNER] = here
-    origin[kw.R_STOPS] = car[kc.C_STOPS] if here >= 0 and car[kc.C_CORNER] == here else 0
-    origin[kw.R_IN_PIT] = in_pit[start]
-    origin[kw.R_ANCHOR] = -1 if in_pit[start] or here >= 0 else start
-    may_pit = False
-    if (car[kc.C_BOX] >= 0 and game[G_HAS_PIT_ENTRY] and not in_pit[start]
-            and game[G_MAX_STOPS] >= 0 and car[kc.C_PIT_STOPS] < game[G_MAX_STOPS]):
-        done = car[kc.C_LAP] if numbers[kr.P_PIT_EXIT_CROSSES] else car[kc.C_LAP] - 1
-        may_pit = 0 <= done < 64 and flags[F_WINDOW, done] == 1
-    if len(after):
-        extras: Ints = kp.slipstream_rows(
-            track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
-            corner_stops, in_pit, is_box, origin, occupied, debris, passable, spots, after,
-            game[G_SLIP_EXTRA], shapes, game[G_SLIP_BRAKES], game[G_SLIP_TYRES], may_pit,
-            car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES], car[kc.C_TYRES],
-            car[kc.C_STATUS] == kc.SPUN, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
-            game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM],
-            flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES])
-        return extras
-    rolls = np.array([roll], np.int64)
-    rows: Ints = kp.legal_move_rows(
-        track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
-        in_pit, is_box, origin, occupied, debris, passable, spots, rolls, may_pit,
-        car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES], car[kc.C_TYRES],
-        car[kc.C_STATUS] == kc.SPUN, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
-        game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM],
-        flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES])
-    return rows
-
-
-NO_MOVE = np.empty(0, np.int64)
-"""No move to follow: :func:`_moves` gives the moves of a roll."""
-
-
-@compiled
-def _has_leader(cars: Ints, index: int, move: Ints, in_pit: Ints, ahead: Ints,
-                game: Ints) -> bool:
-    """Whether ``move`` ends in a slipstream (see
-    :func:`~trackformat.sim.move.slipstream.slipstream_leader`)."""
-    if (move[kp.M_ELIMINATED] != kp.NOT_ELIMINATED or move[kp.M_BOX] or move[kp.M_SPIN]
-            or move[kp.M_BLOCKED] or move[kp.M_DISTANCE] != move[kp.M_ROLL]
-            or in_pit[move[kp.M_DEST]]):
-        return False
-    front = ahead[move[kp.M_DEST]]
-    leader = kr._car_on(cars, front, index) if front >= 0 else -1
-    if leader < 0 or cars[leader, kc.C_STATUS] != kc.RACING:
-        return False
-    gear, lead = cars[index, kc.C_GEAR], cars[leader, kc.C_GEAR]
-    if min(gear, lead) < game[G_SLIP_MIN_GEAR]:
-        return False
-    return not (game[G_SLIP_AT_LEAST] and gear < lead)
+          gear_roll: int, board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints,
+          cursor: Ints) -> None:
+    kr.play_move(cars, race, debris, index, move, gear_roll, dice, board[CORNER], board[IN_PIT],
+                 board[AHEAD], board[CROSSING], board[CONTACTS], rules[NUMBERS], rules[TABLES],
+                 rules[TRIGGERS], log, cursor)

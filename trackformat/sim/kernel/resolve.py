@@ -9,7 +9,8 @@ and each elimination may leave debris, as the ruleset says.
 
 The race is a table of cars (:mod:`trackformat.sim.kernel.cars`), a debris flag per space, and
 a few numbers (:data:`RACE_COLUMNS`); the rules are a row of numbers (``P_*``) and a few tables
-(:func:`rule_tables`). Events are not written yet: the tests compare the race after the move.
+(:func:`rule_tables`). Every event is written to the race's log (:mod:`~trackformat.sim.kernel.log`)
+where the readable engine writes it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,24 @@ from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel.dice import State, randrange
 from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.log import (
+    E_BLOCKED,
+    E_COLLISION_ROLL,
+    E_DEBRIS_DROPPED,
+    E_DEBRIS_ROLL,
+    E_ELIMINATED,
+    E_ENGINE_ROLL,
+    E_FINISHED,
+    E_LAP_COMPLETED,
+    E_MOVED,
+    E_OVERSHOOT,
+    E_PIT_STOP,
+    E_SPIN_OUT,
+    L_ARGS,
+    NO_ROLL,
+    note,
+    note_route,
+)
 
 Ints = npt.NDArray[np.int64]
 
@@ -88,33 +107,36 @@ def _black(dice: State, tables: Ints) -> int:
 
 
 @compiled
-def _drop_debris(debris: Ints, space: int, in_pit: Ints) -> None:
+def _drop_debris(debris: Ints, index: int, space: int, in_pit: Ints, log: Ints,
+                 cursor: Ints) -> None:
     if not in_pit[space]:
         debris[space] = 1
+        note(log, cursor, E_DEBRIS_DROPPED, index, space, 0, 0, 0)
 
 
 @compiled
 def _eliminate(cars: Ints, index: int, cause: int, debris: Ints, in_pit: Ints,
-               numbers: Ints) -> None:
+               numbers: Ints, log: Ints, cursor: Ints) -> None:
     """Take a car out where it stands, leaving debris if the rules say so."""
     cars[index, kc.C_STATUS] = kc.ELIMINATED
     cars[index, kc.C_CAUSE] = cause
+    note(log, cursor, E_ELIMINATED, index, cause, cars[index, kc.C_SPACE], 0, 0)
     if numbers[P_HAS_DEBRIS] and numbers[P_DEBRIS_ELIMINATION]:
-        _drop_debris(debris, cars[index, kc.C_SPACE], in_pit)
+        _drop_debris(debris, index, cars[index, kc.C_SPACE], in_pit, log, cursor)
 
 
 @compiled
 def _lose_point(cars: Ints, index: int, column: int, cause: int, debris: Ints, in_pit: Ints,
-                numbers: Ints) -> None:
+                numbers: Ints, log: Ints, cursor: Ints) -> None:
     """One WP of a category lost; the last one of it eliminates the car."""
     left = cars[index, column] - 1
     cars[index, column] = max(left, 0)
     if numbers[P_HAS_DEBRIS] and (
             (column == kc.C_BODY and numbers[P_DEBRIS_BODY])
             or (column == kc.C_ENGINE and numbers[P_DEBRIS_ENGINE])):
-        _drop_debris(debris, cars[index, kc.C_SPACE], in_pit)
+        _drop_debris(debris, index, cars[index, kc.C_SPACE], in_pit, log, cursor)
     if left <= 0:
-        _eliminate(cars, index, cause, debris, in_pit, numbers)
+        _eliminate(cars, index, cause, debris, in_pit, numbers, log, cursor)
 
 
 @compiled
@@ -134,9 +156,11 @@ def _car_on(cars: Ints, space: int, except_car: int) -> int:
 @compiled
 def play_move(cars: Ints, race: Ints, debris: Ints, index: int, move: Ints, gear_roll: int,
               dice: State, corner: Ints, in_pit: Ints, ahead: Ints, crossing: Ints,
-              contacts: Ints, numbers: Ints, tables: Ints, triggers: Ints) -> None:
+              contacts: Ints, numbers: Ints, tables: Ints, triggers: Ints, log: Ints,
+              cursor: Ints) -> None:
     """Play ``move`` (a row of :mod:`~trackformat.sim.kernel.price`) for car ``index``, in
-    place; ``gear_roll`` is the gear die's result, or -1 when the move did not come from it."""
+    place, writing its events; ``gear_roll`` is the gear die's result, or -1 when the move did
+    not come from it."""
     car = cars[index]
     gear = car[kc.C_GEAR]
     start = car[kc.C_SPACE]
@@ -166,14 +190,30 @@ def play_move(cars: Ints, race: Ints, debris: Ints, index: int, move: Ints, gear
     car[kc.C_PIT_WAIT] = 0
     car[kc.C_PIT_EXIT] = 0
     car[kc.C_ARRIVAL] = race[R_SEQUENCE]
+    row = note(log, cursor, E_MOVED, index, start, destination, move[kp.M_ROLL],
+               move[kp.M_BRAKES])
+    row[L_ARGS + 4] = move[kp.M_TYRES]
+    row[L_ARGS + 5] = move[kp.M_SLIPSTREAM]
+    row[L_ARGS + 6] = distance
+    note_route(log, cursor, index, move[kp.M_ROUTE:kp.M_ROUTE + distance])
+    if move[kp.M_BLOCKED]:
+        note(log, cursor, E_BLOCKED, index, destination, move[kp.M_BLOCKED], move[kp.M_BRAKES],
+             move[kp.M_TYRES])
+    for e in range(move[kp.M_NEXITS]):
+        note(log, cursor, E_OVERSHOOT, index, move[kp.M_EXITS + 3 * e],
+             move[kp.M_EXITS + 3 * e + 1], move[kp.M_EXITS + 3 * e + 2], destination)
     if move[kp.M_ELIMINATED] != kp.NOT_ELIMINATED:
-        _eliminate(cars, index, move[kp.M_ELIMINATED], debris, in_pit, numbers)
+        _eliminate(cars, index, move[kp.M_ELIMINATED], debris, in_pit, numbers, log, cursor)
         if move[kp.M_ELIMINATED] == kp.BY_BLOCKED and numbers[P_HITS_AHEAD]:
             front = ahead[destination]
             other = _car_on(cars, front, index) if front >= 0 else -1
             if other >= 0:
-                _lose_point(cars, other, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers)
-        _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables, triggers)
+                note(log, cursor, E_COLLISION_ROLL, other, index, NO_ROLL, 1,
+                     cars[other, kc.C_SPACE])
+                _lose_point(cars, other, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers, log,
+                            cursor)
+        _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables, triggers,
+                log, cursor)
         return
     previous = start
     for i in range(distance):
@@ -190,12 +230,16 @@ def play_move(cars: Ints, race: Ints, debris: Ints, index: int, move: Ints, gear
             car[kc.C_STATUS] = kc.FINISHED
             car[kc.C_PLACE] = race[R_FINISHED]
             car[kc.C_LAP] += 1
+            note(log, cursor, E_FINISHED, index, race[R_FINISHED], 0, 0, 0)
             _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables,
-                    triggers)
+                    triggers, log, cursor)
             return
         car[kc.C_LAP] += 1
+        if car[kc.C_LAP] >= 2:
+            note(log, cursor, E_LAP_COMPLETED, index, car[kc.C_LAP] - 1, 0, 0, 0)
     if move[kp.M_SPIN]:
         car[kc.C_STATUS] = kc.SPUN
+        note(log, cursor, E_SPIN_OUT, index, destination, 0, 0, 0)
     if move[kp.M_BOX]:
         for k in range(6):
             if tables[T_REFILL, k] >= 0:
@@ -207,20 +251,37 @@ def play_move(cars: Ints, race: Ints, debris: Ints, index: int, move: Ints, gear
         car[kc.C_PIT_WAIT] = 0 if quick else 1
         if quick:
             car[kc.C_GEAR] = numbers[P_QUICK_GEAR]
+        note(log, cursor, E_PIT_STOP, index, destination, roll, 1 if quick else 0,
+             car[kc.C_PIT_EXIT])
     if numbers[P_HAS_DEBRIS]:
-        for _ in range(move[kp.M_DEBRIS]):
-            if not _on_board(cars, index):
-                break
-            if tables[T_DEBRIS_LOSING, _black(dice, tables)]:
-                _lose_point(cars, index, kc.C_SUSPENSION, kc.BY_SUSPENSION, debris, in_pit,
-                            numbers)
-    _contacts(cars, index, dice, in_pit, contacts, debris, numbers, tables)
-    _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables, triggers)
+        _debris_rolls(cars, index, move, debris, dice, in_pit, numbers, tables, log, cursor)
+    _contacts(cars, index, dice, in_pit, contacts, debris, numbers, tables, log, cursor)
+    _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables, triggers,
+            log, cursor)
+
+
+@compiled
+def _debris_rolls(cars: Ints, index: int, move: Ints, debris: Ints, dice: State, in_pit: Ints,
+                  numbers: Ints, tables: Ints, log: Ints, cursor: Ints) -> None:
+    """A roll for each debris marker the move passed or stopped on (the spaces of its route
+    off the pit lane that had one when it was chosen), while the car is still in the race."""
+    for i in range(move[kp.M_DISTANCE]):
+        space = move[kp.M_ROUTE + i]
+        if not debris[space] or in_pit[space]:
+            continue
+        if not _on_board(cars, index):
+            break
+        roll = _black(dice, tables)
+        lost = tables[T_DEBRIS_LOSING, roll]
+        note(log, cursor, E_DEBRIS_ROLL, index, space, roll, lost, 0)
+        if lost:
+            _lose_point(cars, index, kc.C_SUSPENSION, kc.BY_SUSPENSION, debris, in_pit, numbers,
+                        log, cursor)
 
 
 @compiled
 def _contacts(cars: Ints, index: int, dice: State, in_pit: Ints, contacts: Ints,
-              debris: Ints, numbers: Ints, tables: Ints) -> None:
+              debris: Ints, numbers: Ints, tables: Ints, log: Ints, cursor: Ints) -> None:
     """Each car the move ends next to or right behind rolls once; then the arriving car rolls
     once per such car (in the basic rules, a contact that eliminated one costs it a body WP
     without a roll)."""
@@ -239,23 +300,35 @@ def _contacts(cars: Ints, index: int, dice: State, in_pit: Ints, contacts: Ints,
     knocked_out = np.zeros(len(cars), np.int64)
     for k in range(count):
         other = neighbours[k]
-        if tables[T_CONTACT_LOSING, _black(dice, tables)]:
-            _lose_point(cars, other, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers)
+        roll = _black(dice, tables)
+        lost = tables[T_CONTACT_LOSING, roll]
+        note(log, cursor, E_COLLISION_ROLL, other, index, roll, lost, cars[other, kc.C_SPACE])
+        if lost:
+            _lose_point(cars, other, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers, log,
+                        cursor)
             if not _on_board(cars, other):
                 knocked_out[other] = 1
     for k in range(count):
         if not _on_board(cars, index):
             break
-        if numbers[P_COSTS_ARRIVING] and knocked_out[neighbours[k]]:
-            _lose_point(cars, index, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers)
+        other = neighbours[k]
+        if numbers[P_COSTS_ARRIVING] and knocked_out[other]:
+            note(log, cursor, E_COLLISION_ROLL, index, other, NO_ROLL, 1, space)
+            _lose_point(cars, index, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers, log,
+                        cursor)
             continue
-        if tables[T_CONTACT_LOSING, _black(dice, tables)]:
-            _lose_point(cars, index, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers)
+        roll = _black(dice, tables)
+        lost = tables[T_CONTACT_LOSING, roll]
+        note(log, cursor, E_COLLISION_ROLL, index, other, roll, lost, space)
+        if lost:
+            _lose_point(cars, index, kc.C_BODY, kc.BY_BODY, debris, in_pit, numbers, log,
+                        cursor)
 
 
 @compiled
 def _engine(cars: Ints, index: int, gear: int, gear_roll: int, dice: State, in_pit: Ints,
-            debris: Ints, numbers: Ints, tables: Ints, triggers: Ints) -> None:
+            debris: Ints, numbers: Ints, tables: Ints, triggers: Ints, log: Ints,
+            cursor: Ints) -> None:
     """After a top result in a high gear: the driver, then every car in a high gear, rolls."""
     if not numbers[P_HAS_ENGINE] or gear_roll < 0:
         return
@@ -277,5 +350,9 @@ def _engine(cars: Ints, index: int, gear: int, gear_roll: int, dice: State, in_p
         who = rollers[k]
         if not _on_board(cars, who) or in_pit[cars[who, kc.C_SPACE]]:
             continue
-        if tables[T_ENGINE_LOSING, _black(dice, tables)]:
-            _lose_point(cars, who, kc.C_ENGINE, kc.BY_ENGINE, debris, in_pit, numbers)
+        roll = _black(dice, tables)
+        lost = tables[T_ENGINE_LOSING, roll]
+        note(log, cursor, E_ENGINE_ROLL, who, roll, lost, cars[who, kc.C_SPACE], 0)
+        if lost:
+            _lose_point(cars, who, kc.C_ENGINE, kc.BY_ENGINE, debris, in_pit, numbers, log,
+                        cursor)

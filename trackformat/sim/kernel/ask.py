@@ -1,0 +1,181 @@
+"""What a car may do in a race, asked in compiled code: its legal moves for one roll or for every
+face of a die, the slipstream extras after a move, and the moves of a super start.
+
+The drivers and the race loop both ask here, with the race as the kernel keeps it (the car
+table, the debris flags) and the board and rules tuples of :mod:`~trackformat.sim.kernel.game`;
+the answers are move rows (:mod:`~trackformat.sim.kernel.price`) in the readable engine's order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from trackformat.sim.kernel import cars as kc
+from trackformat.sim.kernel import price as kp
+from trackformat.sim.kernel import resolve as kr
+from trackformat.sim.kernel import walk as kw
+from trackformat.sim.kernel.game import (
+    AHEAD,
+    F_BLOCK_BRAKES,
+    F_BLOCK_TYRES,
+    F_WINDOW,
+    FLAGS,
+    G_BLOCK_FROM,
+    G_BRAKES_PER_SPACE,
+    G_ELIMINATED_MISSING,
+    G_HAS_PIT_ENTRY,
+    G_MAX_CHANGES,
+    G_MAX_STOPS,
+    G_RESPIN_MAX,
+    G_SLIP_AT_LEAST,
+    G_SLIP_BRAKES,
+    G_SLIP_EXTRA,
+    G_SLIP_MIN_GEAR,
+    G_SLIP_TYRES,
+    G_SLIPSTREAM,
+    G_TYRES_PER_SPACE,
+    GAME,
+    IN_PIT,
+    NUMBERS,
+    SHAPES,
+)
+from trackformat.sim.kernel.jit import compiled, inlined
+
+Ints = npt.NDArray[np.int64]
+
+
+@inlined
+def moves_for(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[Ints, ...],
+              rules: tuple[Ints, ...]) -> Ints:
+    """The legal moves of car ``index`` for each of ``rolls`` (sorted, distinct), roll by roll
+    in the engine's order (the roll in each row's ``M_ROLL``)."""
+    return moves_after(cars, index, debris, rolls, board, rules, np.empty(0, np.int64))
+
+
+@compiled
+def moves_after(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[Ints, ...],
+                rules: tuple[Ints, ...], after: Ints) -> Ints:
+    """:func:`moves_for` (``after`` empty); or, given a move ``after``, the slipstream extras
+    that may follow it (``rolls`` unused). (No array here is a module global: numba types a
+    global array as read-only, which would compile a second copy of everything it is passed
+    to.)"""
+    (track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
+     in_pit, is_box) = board[:10]
+    numbers, game, flags, shapes = rules[NUMBERS], rules[GAME], rules[FLAGS], rules[SHAPES]
+    car = cars[index]
+    occupied = np.zeros(len(lane), np.int64)
+    spots = np.zeros(len(lane_length), np.int64)
+    width = len(cars) + int(debris.sum()) + 1
+    passable = np.full((len(lane_length), width), -1, np.int64)
+    for other in range(len(cars)):
+        if other != index and cars[other, kc.C_STATUS] <= kc.SPUN:
+            s = cars[other, kc.C_SPACE]
+            occupied[s] = 1
+            if lane[s] >= 0:
+                passable[lane[s], spots[lane[s]]] = lane_index[s]
+                spots[lane[s]] += 1
+    for s in np.flatnonzero(debris):
+        if lane[s] >= 0:
+            passable[lane[s], spots[lane[s]]] = lane_index[s]
+            spots[lane[s]] += 1
+    start = car[kc.C_SPACE]
+    origin = np.zeros(kw.ROUTE_COLUMNS, np.int64)
+    origin[kw.R_PATH:] = -1
+    origin[kw.R_END] = start
+    origin[kw.R_LOCK] = -1
+    here = corner[start]
+    origin[kw.R_CORNER] = here
+    origin[kw.R_STOPS] = car[kc.C_STOPS] if here >= 0 and car[kc.C_CORNER] == here else 0
+    origin[kw.R_IN_PIT] = in_pit[start]
+    origin[kw.R_ANCHOR] = -1 if in_pit[start] or here >= 0 else start
+    may_pit = False
+    if (car[kc.C_BOX] >= 0 and game[G_HAS_PIT_ENTRY] and not in_pit[start]
+            and game[G_MAX_STOPS] >= 0 and car[kc.C_PIT_STOPS] < game[G_MAX_STOPS]):
+        done = car[kc.C_LAP] if numbers[kr.P_PIT_EXIT_CROSSES] else car[kc.C_LAP] - 1
+        may_pit = 0 <= done < 64 and flags[F_WINDOW, done] == 1
+    if len(after):
+        extras: Ints = kp.slipstream_rows(
+            track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
+            corner_stops, in_pit, is_box, origin, occupied, debris, passable, spots, after,
+            game[G_SLIP_EXTRA], shapes, game[G_SLIP_BRAKES], game[G_SLIP_TYRES], may_pit,
+            car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES], car[kc.C_TYRES],
+            car[kc.C_STATUS] == kc.SPUN, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
+            game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM],
+            flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES])
+        return extras
+    rows: Ints = kp.legal_move_rows(
+        track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
+        in_pit, is_box, origin, occupied, debris, passable, spots, rolls, may_pit,
+        car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES], car[kc.C_TYRES],
+        car[kc.C_STATUS] == kc.SPUN, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
+        game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM],
+        flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES])
+    return rows
+
+
+@inlined
+def roll_moves(cars: Ints, index: int, debris: Ints, roll: int, board: tuple[Ints, ...],
+               rules: tuple[Ints, ...]) -> Ints:
+    """The legal moves of car ``index`` for one roll."""
+    rolls = np.empty(1, np.int64)
+    rolls[0] = roll
+    return moves_after(cars, index, debris, rolls, board, rules, np.empty(0, np.int64))
+
+
+@inlined
+def slipstream_moves(cars: Ints, index: int, debris: Ints, move: Ints,
+                     board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> Ints:
+    """The moves that add slipstream extras to ``move`` (none when it ends in no slipstream)."""
+    game = rules[GAME]
+    if not game[G_SLIPSTREAM] or not has_leader(cars, index, move, board[IN_PIT], board[AHEAD],
+                                                game):
+        return np.empty((0, kp.MOVE_COLUMNS), np.int64)
+    return moves_after(cars, index, debris, np.empty(0, np.int64), board, rules, move)
+
+
+@compiled
+def super_start(moves: Ints, cars: Ints, index: int, spaces: int, ahead: Ints) -> Ints:
+    """The moves of a super start (see :func:`~trackformat.sim.move.legal.super_start_moves`)."""
+    space = cars[index, kc.C_SPACE]
+    clear = True
+    for _ in range(spaces):
+        nxt = ahead[space]
+        if nxt < 0 or kr._car_on(cars, nxt, index) >= 0:
+            clear = False
+            break
+        space = nxt
+    if clear:
+        for i in range(len(moves)):
+            if moves[i, kp.M_DEST] == space and moves[i, kp.M_DISTANCE] == spaces:
+                return moves[i:i + 1].copy()
+    full = np.zeros(len(moves), np.bool_)
+    blocked = np.zeros(len(moves), np.bool_)
+    for i in range(len(moves)):
+        full[i] = (moves[i, kp.M_DISTANCE] == spaces and moves[i, kp.M_BLOCKED] == 0
+                   and moves[i, kp.M_BRAKES] == 0)
+        blocked[i] = moves[i, kp.M_BLOCKED] > 0
+    if full.any():
+        return moves[full]
+    if blocked.any():
+        return moves[blocked]
+    return moves
+
+
+@compiled
+def has_leader(cars: Ints, index: int, move: Ints, in_pit: Ints, ahead: Ints,
+               game: Ints) -> bool:
+    """Whether ``move`` ends in a slipstream (see
+    :func:`~trackformat.sim.move.slipstream.slipstream_leader`)."""
+    if (move[kp.M_ELIMINATED] != kp.NOT_ELIMINATED or move[kp.M_BOX] or move[kp.M_SPIN]
+            or move[kp.M_BLOCKED] or move[kp.M_DISTANCE] != move[kp.M_ROLL]
+            or in_pit[move[kp.M_DEST]]):
+        return False
+    front = ahead[move[kp.M_DEST]]
+    leader = kr._car_on(cars, front, index) if front >= 0 else -1
+    if leader < 0 or cars[leader, kc.C_STATUS] != kc.RACING:
+        return False
+    gear, lead = cars[index, kc.C_GEAR], cars[leader, kc.C_GEAR]
+    if min(gear, lead) < game[G_SLIP_MIN_GEAR]:
+        return False
+    return not (game[G_SLIP_AT_LEAST] and gear < lead)

@@ -1,0 +1,72 @@
+"""The bots' choices in compiled code: which gear, which move, which slipstream extra.
+
+Each car has a kind of driver (:data:`RANDOM`, :data:`CAUTIOUS`, :data:`STRONG`, the bots of
+:data:`~trackformat.sim.drivers.bots.DRIVERS` by name) and the kernel asks it the readable
+runner's three questions, with the same options in the same order, so that it answers as the
+readable bot does. The random driver draws from its own generator, seeded as
+:class:`~trackformat.sim.drivers.bots.RandomDriver` seeds it; the cautious and strong drivers
+have no randomness, and read tables built once per batch (:mod:`~trackformat.sim.kernel.cautious`,
+:mod:`~trackformat.sim.kernel.strong`).
+
+The drivers tuple: the kind of each car, each car's generator state, the cautious driver's
+tables, the strong driver's tables.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from trackformat.sim.kernel import cautious as kcautious
+from trackformat.sim.kernel import strong as kstrong
+from trackformat.sim.kernel.dice import randrange
+from trackformat.sim.kernel.jit import inlined
+
+Ints = npt.NDArray[np.int64]
+
+RANDOM, CAUTIOUS, STRONG = 0, 1, 2
+KINDS = {"random": RANDOM, "cautious": CAUTIOUS, "strong": STRONG}
+"""The kernel's drivers by their names in :data:`~trackformat.sim.drivers.bots.DRIVERS`."""
+
+KIND, SEEDS, CAUTIOUS_TABLES, STRONG_TABLES = range(4)
+
+
+@inlined
+def choose_gear(drivers: tuple, options: Ints, cars: Ints, index: int, debris: Ints,  # type: ignore[type-arg]
+                board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> int:
+    """The row of ``options`` (gear option rows, lowest gear first) the car's driver takes."""
+    kind = drivers[KIND][index]
+    if kind == CAUTIOUS:
+        return kcautious.gear(drivers[CAUTIOUS_TABLES], options, cars, index, debris, board,
+                              rules)
+    if kind == STRONG:
+        return kstrong.gear(drivers[STRONG_TABLES], options, cars, index, debris, board, rules)
+    return randrange(drivers[SEEDS][index], len(options))
+
+
+@inlined
+def choose_move(drivers: tuple, moves: Ints, roll: int, cars: Ints, index: int,  # type: ignore[type-arg]
+                debris: Ints, board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> int:
+    """The row of ``moves`` (never empty) the car's driver plays for ``roll``."""
+    kind = drivers[KIND][index]
+    if kind == CAUTIOUS:
+        return kcautious.move(drivers[CAUTIOUS_TABLES], moves, roll, cars, index, debris, board,
+                              rules)
+    if kind == STRONG:
+        return kstrong.move(drivers[STRONG_TABLES], moves, roll, cars, index, debris, board,
+                            rules)
+    return randrange(drivers[SEEDS][index], len(moves))
+
+
+@inlined
+def choose_slipstream(drivers: tuple, move: Ints, extras: Ints, cars: Ints, index: int,  # type: ignore[type-arg]
+                      debris: Ints, board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> int:
+    """The row of ``extras`` the car's driver takes after ``move``; -1 to decline."""
+    kind = drivers[KIND][index]
+    if kind == CAUTIOUS:
+        return kcautious.slipstream(drivers[CAUTIOUS_TABLES], move, extras, cars, index, debris,
+                                    board, rules)
+    if kind == STRONG:
+        return kstrong.slipstream(drivers[STRONG_TABLES], move, extras, cars, index, debris,
+                                  board, rules)
+    return randrange(drivers[SEEDS][index], len(extras) + 1) - 1  # the random driver may decline
