@@ -5,12 +5,14 @@ Prints, for Monaco (10 cars, 2 laps, no assertions):
 (a) the compiled time of one :func:`~trackformat.sim.kernel.price.legal_move_rows` call asking
     every face of a gear die, per gear, over positions sampled from races of cautious drivers
     (the calls run in a compiled loop, so the time is the kernel's, not Python's);
-(b) races per second of random drivers in the kernel
-    (:func:`~trackformat.sim.kernel.race.kernel_random_race`), CPU time;
+(b) races per second of random drivers in the kernel, and of cautious ones where the kernel
+    races them (:class:`~trackformat.sim.kernel.race.KernelRacer`, counting corners and spaces
+    as test drives do), CPU time;
 (c) the CPU time of compiling the move walk and its pricing from an empty cache (in a fresh
     process with its own temporary ``NUMBA_CACHE_DIR``);
-(d) with ``--whole-kernel``, the CPU time of the first race of a fresh process with an empty
-    cache: the whole kernel compiled, and one race.
+(d) with ``--whole-kernel``, the CPU time of the first race of each driver the kernel races
+    (random, cautious), in a fresh process with an empty cache: the whole kernel compiled, and
+    one race each.
 
 The machine's speed drifts: to compare two versions of the kernel, run this script from both
 checkouts back to back, twice. The moves found are summed into a check figure that two versions
@@ -29,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -204,20 +206,36 @@ def walk_speed(board: Board, rules: Ruleset, sampled: list[tuple[RaceState, int]
 
 
 def race_speed(board: Board, rules: Ruleset, races: int, cars: int, laps: int) -> None:
-    """(b): random races per second in the kernel."""
-    from trackformat.sim.kernel.race import kernel_random_race
+    """(b): races per second in the kernel, per driver it races."""
+    from trackformat.sim.kernel import race as kernel_race
 
-    for seed in range(10_000, 10_003):
-        kernel_random_race(board, rules, cars, seed, laps, [seed * 100 + c for c in range(cars)])
-    start = time.process_time()
-    turns = 0
-    for seed in range(races):
-        turns += kernel_random_race(board, rules, cars, seed, laps,
-                                    [seed * 100 + car for car in range(cars)]).turns
-    spent = time.process_time() - start
-    print(f"(b) random drivers in the kernel: {races} races, CPU time, "
-          f"{races / spent:.1f} races/s, {1000 * spent / races:.2f} ms/race, "
-          f"{turns / races:.1f} game turns/race")
+    for bot in ("random", "cautious"):
+        if bot not in getattr(kernel_race, "KERNEL_DRIVERS", {"random"}):
+            continue
+        play = racer(board, rules, bot, cars, laps)
+        for seed in range(10_000, 10_003):
+            play(seed)
+        wanted = races if bot == "random" else max(races // 10, 3)
+        start = time.process_time()
+        for seed in range(wanted):
+            play(seed)
+        spent = time.process_time() - start
+        print(f"(b) {bot} drivers in the kernel: {wanted} races, CPU time, "
+              f"{wanted / spent:.1f} races/s, {1000 * spent / wanted:.2f} ms/race")
+
+
+def racer(board: Board, rules: Ruleset, bot: str, cars: int,
+          laps: int) -> Callable[[int], object]:
+    """A function racing one race of ``bot`` drivers by seed, as test drives race them (by the
+    kernel's first interface, whole races of random drivers, where that is all it has)."""
+    from trackformat.sim.kernel import race as kernel_race
+
+    if hasattr(kernel_race, "KernelRacer"):
+        kernel = kernel_race.KernelRacer(board, rules, [bot] * cars, laps)
+        corners, spaces = kernel.count_tables()
+        return lambda seed: kernel.count(seed, corners, spaces)
+    return lambda seed: kernel_race.kernel_random_race(  # type: ignore[attr-defined]
+        board, rules, cars, seed, laps, [seed * 100 + car for car in range(cars)])
 
 
 COLD_WALK = """
@@ -247,14 +265,20 @@ print(time.process_time() - start)
 
 COLD_RACE = """
 import time
+import sys
+sys.path.insert(0, {root!r})
+from benchmarks.kernel_walk_speed import racer
 from trackformat.io import load_track
 from trackformat.rules import load_ruleset
 from trackformat.sim import Board
-from trackformat.sim.kernel.race import kernel_random_race
+from trackformat.sim.kernel import race
 board = Board.of(load_track({track!r}))
 rules = load_ruleset("formula-d")
+raced = getattr(race, "KERNEL_DRIVERS", {{"random"}}) & {{"random", "cautious"}}
+plays = [racer(board, rules, bot, 10, 2) for bot in sorted(raced)]
 start = time.process_time()
-kernel_random_race(board, rules, 10, 1, 2, [100 + c for c in range(10)])
+for play in plays:
+    play(1)
 print(time.process_time() - start)
 """
 
@@ -292,8 +316,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_compile:
         print(f"(c) cold compile of the walk and its pricing: {cold(COLD_WALK):.1f} s CPU")
     if args.whole_kernel:
-        seconds = cold(COLD_RACE.format(track=str(track)))
-        print(f"(d) first race with an empty cache (whole kernel compiled): {seconds:.1f} s CPU")
+        seconds = cold(COLD_RACE.format(root=str(ROOT), track=str(track)))
+        print(f"(d) first race of each driver with an empty cache (the whole kernel compiled): "
+              f"{seconds:.1f} s CPU")
     return 0
 
 
