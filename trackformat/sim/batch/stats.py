@@ -13,12 +13,12 @@ import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Protocol
 
 from trackformat.sim.core import events as ev
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.state import CarStatus, Cause
-from trackformat.sim.race.runner import RaceResult
+from trackformat.sim.race.runner import CarResult, RaceResult
 
 OVERSHOOT_CAUSES = frozenset({Cause.OVERSHOOT, Cause.MISSED_STOPS, Cause.SPIN})
 """Eliminations that a corner's overshoot caused: counted against that corner, wherever the car
@@ -29,6 +29,20 @@ CORNER_COUNTS = ("entries", "overshoots", "overshoot_spaces", "eliminations", "s
 
 SPACE_COUNTS = ("stops", "overshoots", "eliminations")
 """What is counted for each space: moves ended there, overshoots ended there, cars out there."""
+
+
+class Outcome(Protocol):
+    """How a race ended, as :meth:`DriveStats.add_outcome` reads it: a
+    :class:`~trackformat.sim.race.runner.RaceResult`, or the race kernel's lighter outcome."""
+
+    @property
+    def turns(self) -> int: ...
+    @property
+    def completed(self) -> bool: ...
+    @property
+    def finish_order(self) -> tuple[int, ...]: ...
+    @property
+    def cars(self) -> tuple[CarResult, ...]: ...
 
 
 @dataclass
@@ -85,7 +99,7 @@ class DriveStats:
         self.add_outcome(result, bots, team_points)
         self.count_events(result.events, board)
 
-    def add_outcome(self, result: RaceResult, bots: Sequence[str],
+    def add_outcome(self, result: Outcome, bots: Sequence[str],
                     team_points: Sequence[int] = ()) -> None:
         """Count how one race ended (its length, each car's end, the winner, the teams'
         points), not what happened in it (:meth:`count_events`)."""

@@ -35,7 +35,7 @@ from trackformat.collector import collection_deferred
 from trackformat.io import track_from_document, track_to_document
 from trackformat.model.track import Track
 from trackformat.rules import Ruleset, ruleset_from_document
-from trackformat.sim.batch.stats import DriveStats, mean, median, percentile, wilson
+from trackformat.sim.batch.stats import DriveStats, Outcome, mean, median, percentile, wilson
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice
 from trackformat.sim.drivers.bots import DRIVERS
@@ -160,8 +160,8 @@ class Racer(Protocol):
         """Empty tables of corner and space counts."""
         ...
 
-    def count(self, seed: int, corners: Any, spaces: Any) -> RaceResult:
-        """The race of ``seed`` without its events, its counts added to the tables."""
+    def count(self, seed: int, corners: Any, spaces: Any) -> Outcome:
+        """How the race of ``seed`` ended, its counts added to the tables."""
         ...
 
     def read_counts(self, corners: Any, spaces: Any) -> tuple[dict[tuple[str, str], int],

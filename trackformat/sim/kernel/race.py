@@ -125,15 +125,27 @@ class KernelRacer:
         return self._result(seed, played, events)
 
     def count(self, seed: int, corners: Ints, spaces: Ints,
-              driver_seeds: Sequence[int] | None = None) -> RaceResult:
+              driver_seeds: Sequence[int] | None = None) -> RaceOutcome:
         """The race of ``seed`` (bots seeded as :meth:`race` seeds them), its corner and space
-        counts added to the tables of :mod:`~trackformat.sim.kernel.counts`; the result has no
-        events, which is what spares a test drive reading them back one by one."""
+        counts added to the tables of :mod:`~trackformat.sim.kernel.counts`, and how it ended:
+        no events and no final state, which is what spares a test drive reading them back."""
         played = self._play(seed, driver_seeds)
         count_log(self.log, int(self.cursor[L_USED]), len(self.bots), self.arrays.corner,
                   self.arrays.crossing, self.arrays.in_pit, self.arrays.pit_exit_crosses,
                   corners, spaces)
-        return self._result(seed, played, ())
+        names = self.arrays.names
+        cars = []
+        places = []
+        for car, row in enumerate(played.table.tolist()):
+            place = row[kc.C_PLACE] if row[kc.C_PLACE] >= 0 else None
+            if place is not None:
+                places.append((place, car))
+            cars.append(CarResult(
+                car=car, status=_STATUS[row[kc.C_STATUS]], place=place,
+                cause=kc.CAUSES[row[kc.C_CAUSE]], laps=max(row[kc.C_LAP] - 1, 0),
+                space=names[row[kc.C_SPACE]], wear=Wear(*row[kc.C_WEAR:kc.C_WEAR + 6])))
+        return RaceOutcome(played.turns, played.completed,
+                           tuple(car for _, car in sorted(places)), tuple(cars))
 
     def count_tables(self) -> tuple[Ints, Ints]:
         """Empty tables of corner and space counts for :meth:`count`."""
@@ -223,6 +235,15 @@ class KernelRacer:
 
 
 _STATUS = {code: status for status, code in kc.STATUS.items()}
+
+
+class RaceOutcome(NamedTuple):
+    """How a race ended, without its events (see :meth:`KernelRacer.count`)."""
+
+    turns: int
+    completed: bool
+    finish_order: tuple[int, ...]
+    cars: tuple[CarResult, ...]
 
 
 class _Played(NamedTuple):
