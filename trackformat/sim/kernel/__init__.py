@@ -16,11 +16,13 @@ kernel must reproduce it exactly, and tests compare the two. So far:
 - ``dice``: the project's generator (:mod:`trackformat.sim.core.dice`), draw for draw;
 - ``cars``: the cars as a table of ints, the gears a car may take, the order of play;
 - ``resolve``: playing a chosen move and the rolls it sets off (no events written yet);
-- ``race``: whole races of random drivers (slipstream included), race for race;
+- ``race``: whole races of random and strong drivers (slipstream included), race for race;
+- ``strong``: the strong driver's choices, from the readable driver's outlook flattened into
+  arrays;
 - ``warm``: compiling the move walk and the dice before the first use, saying so on stderr
   when the cache is cold.
 
-Not yet: the cautious and strong drivers, the grid in compiled code,
+Not yet: the cautious driver, the grid in compiled code,
 the batch runner's switch between engines (testdrive still races on the readable engine).
 
 This is the only room that knows about compiled code.
