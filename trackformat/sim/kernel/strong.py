@@ -10,10 +10,13 @@ Python by the same operations, so that the compiled choices add and compare the 
 the same order and give bit-identical values:
 
 - :func:`gear`: ``choose_gear``: the gears the outlook rates within the margin of its best (at
-  most ``looks`` of them) weighed first, highest first, each over every face of its die with
-  the moves of all faces from one :func:`~trackformat.sim.kernel.ask.moves_for` call (the car
-  shifted in place, then put back), the lower gear on a tie; the other gears too when the best
-  falls short of what the outlook expected;
+  most ``looks`` of them) weighed first, highest first, each over every face of its die, the
+  lower gear on a tie; the other gears too when the best falls short of what the outlook
+  expected. The moves of the faces come from one
+  :func:`~trackformat.sim.kernel.ask.moves_for` call per gear that costs WP to shift into (the
+  car shifted in place, then put back), and one for all the gears of a batch that cost
+  nothing (a car's moves do not depend on its gear, and a roll's moves are the same whatever
+  larger rolls are asked with it: the readable engine's moves by roll rest on that too);
 - :func:`move`: ``choose_move``, the first of the best moves;
 - :func:`slipstream`: ``choose_slipstream``, the first of the best extras when it is worth more
   than the move without them.
@@ -169,6 +172,8 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
     kept = car[kc.C_GEAR:kc.C_WEAR + 6].copy()
     best, best_value = -1, 0.0
     for batch in (1, 0):
+        shared = _shared_moves(tables, options, looked, batch, cars, index, debris, board,
+                               rules)
         # Highest gear first (the options come lowest first, one per gear).
         for k in range(count - 1, -1, -1):
             if looked[k] != batch:
@@ -176,11 +181,16 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
             option = options[k]
             if option[kc.O_ELIMINATES]:
                 value = -dnf
+            elif _free(option):
+                value = _gear_value(tables, option, shared, cars, index, board)
             else:
+                # The shifted car (StrongDriver: state.with_car(shift(current, option))).
                 car[kc.C_GEAR] = option[kc.O_GEAR]
                 for w in range(6):
                     car[kc.C_WEAR + w] -= option[kc.O_COST + w]
-                value = _gear_value(tables, option, cars, index, debris, board, rules)
+                row = tables[4][option[kc.O_GEAR] - 1]
+                moves = ask.moves_for(cars, index, debris, row[:row[CHANCE]], board, rules)
+                value = _gear_value(tables, option, moves, cars, index, board)
                 car[kc.C_GEAR:kc.C_WEAR + 6] = kept
             if best < 0 or value > best_value or (
                     value == best_value and option[kc.O_GEAR] < options[best, kc.O_GEAR]):
@@ -194,7 +204,7 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
 def move(tables: Tables, moves: Ints, roll: int, cars: Ints, index: int, debris: Ints,
          board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> int:
     """The move row the driver plays: the first of the best (``StrongDriver.choose_move``)."""
-    values = _values(tables, moves, cars[index, kc.C_GEAR], cars, index, board)
+    values = _values(tables, moves, 0, len(moves), cars[index, kc.C_GEAR], cars, index, board)
     best = 0
     for k in range(1, len(moves)):
         if values[k] > values[best]:
@@ -208,14 +218,15 @@ def slipstream(tables: Tables, move: Ints, extras: Ints, cars: Ints, index: int,
     """The slipstream row the driver takes, -1 when it declines: the first of the best extras
     if it is worth more than ``move`` (``StrongDriver.choose_slipstream``)."""
     gear_now = cars[index, kc.C_GEAR]
-    values = _values(tables, extras, gear_now, cars, index, board)
+    values = _values(tables, extras, 0, len(extras), gear_now, cars, index, board)
     best = 0
     for k in range(1, len(extras)):
         if values[k] > values[best]:
             best = k
     alone = np.empty((1, len(move)), np.int64)
     alone[0] = move
-    return best if values[best] > _values(tables, alone, gear_now, cars, index, board)[0] else -1
+    worth = _values(tables, alone, 0, 1, gear_now, cars, index, board)[0]
+    return best if values[best] > worth else -1
 
 
 @compiled
@@ -267,24 +278,58 @@ def _worth_a_look(tables: Tables, options: Ints, car: Ints, board: tuple[Ints, .
 
 
 @compiled
-def _gear_value(tables: Tables, option: Ints, cars: Ints, index: int, debris: Ints,
-                board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> float:
-    """``StrongDriver._gear_value`` of the car already shifted into ``option``: over the faces
-    of its die, the chance of each times the value of its best move, less the shift's price
-    and the engine rolls a top result risks."""
+def _free(option: Ints) -> bool:
+    """Whether a shift costs nothing (the car's wear, and so its moves, stay as they are)."""
+    return not option[kc.O_COST:kc.O_COST + 6].any()
+
+
+@compiled
+def _shared_moves(tables: Tables, options: Ints, looked: Ints, batch: int, cars: Ints,
+                  index: int, debris: Ints, board: tuple[Ints, ...],
+                  rules: tuple[Ints, ...]) -> Ints:
+    """The moves of every face of the gears of a batch (``looked`` equal to ``batch``) that cost
+    nothing to shift into, from one walk: their car is the car as it stands but for its gear,
+    which its moves do not depend on; each roll's moves are those of that roll alone."""
+    faces = tables[4]
+    wanted = np.zeros(CHANCE + 1, np.bool_)
+    for k in range(len(options)):
+        if looked[k] == batch and not options[k, kc.O_ELIMINATES] and _free(options[k]):
+            row = faces[options[k, kc.O_GEAR] - 1]
+            for f in range(row[CHANCE]):
+                wanted[row[f]] = True
+    if not wanted.any():
+        return np.empty((0, kp.MOVE_COLUMNS), np.int64)
+    return ask.moves_for(cars, index, debris, np.flatnonzero(wanted).astype(np.int64), board,
+                         rules)
+
+
+@compiled
+def _gear_value(tables: Tables, option: Ints, moves: Ints, cars: Ints, index: int,
+                board: tuple[Ints, ...]) -> float:
+    """``StrongDriver._gear_value`` of the car shifted into ``option``, from ``moves`` (the
+    moves of every face of its die, roll by roll, and maybe of other rolls): over the faces,
+    the chance of each times the value of its best move, less the shift's price and the engine
+    rolls a top result risks."""
     numbers, _, _, _, faces, chances = tables
     gear_taken = option[kc.O_GEAR]
     row = faces[gear_taken - 1]
     distinct = row[CHANCE]
-    moves = ask.moves_for(cars, index, debris, row[:distinct], board, rules)
-    values = _values(tables, moves, gear_taken, cars, index, board)
-    at = 0
+    first = 0
+    while first < len(moves) and moves[first, kp.M_ROLL] < row[0]:
+        first += 1
+    last = first
+    while last < len(moves) and moves[last, kp.M_ROLL] <= row[distinct - 1]:
+        last += 1
+    values = _values(tables, moves, first, last, gear_taken, cars, index, board)
+    at = first
     total = 0.0
     for f in range(distinct):
         best_value = -numbers[S_DNF] * 2
-        while at < len(moves) and moves[at, kp.M_ROLL] == row[f]:
-            if values[at] > best_value:
-                best_value = values[at]
+        while at < last and moves[at, kp.M_ROLL] < row[f]:
+            at += 1
+        while at < last and moves[at, kp.M_ROLL] == row[f]:
+            if values[at - first] > best_value:
+                best_value = values[at - first]
             at += 1
         total += chances[gear_taken - 1, f] * best_value
     engine = cars[index, kc.C_ENGINE]
@@ -296,10 +341,11 @@ def _gear_value(tables: Tables, option: Ints, cars: Ints, index: int, debris: In
 
 
 @compiled
-def _values(tables: Tables, moves: Ints, gear: int, cars: Ints, index: int,
-            board: tuple[Ints, ...]) -> Floats:
-    """Minus the turns still needed after each of ``moves`` played in ``gear``, risks included
-    (``_Look.values``, and ``_Look._in_pit`` for the moves into the pit lane)."""
+def _values(tables: Tables, moves: Ints, first: int, last: int, gear: int, cars: Ints,
+            index: int, board: tuple[Ints, ...]) -> Floats:
+    """Minus the turns still needed after each of ``moves[first:last]`` played in ``gear``,
+    risks included (``_Look.values``, and ``_Look._in_pit`` for the moves into the pit
+    lane)."""
     numbers, ints, turns, starts, _, _ = tables
     in_pit, corner, crossing, contacts = board[IN_PIT], board[CORNER], board[CROSSING], board[
         CONTACTS]
@@ -323,9 +369,9 @@ def _values(tables: Tables, moves: Ints, gear: int, cars: Ints, index: int,
     for other in range(len(cars)):
         if other != index and cars[other, kc.C_STATUS] <= kc.SPUN:
             taken[cars[other, kc.C_SPACE]] = True
-    found = np.empty(len(moves), np.float64)
-    for k in range(len(moves)):
-        move = moves[k]
+    found = np.empty(last - first, np.float64)
+    for k in range(last - first):
+        move = moves[first + k]
         if move[kp.M_ELIMINATED] != kp.NOT_ELIMINATED:
             found[k] = -dnf - 1.0  # a sure elimination later still leaves a chance
             continue
