@@ -13,10 +13,11 @@ the same order and give bit-identical values:
   most ``looks`` of them) weighed first, highest first, each over every face of its die, the
   lower gear on a tie; the other gears too when the best falls short of what the outlook
   expected. The moves of the faces come from one
-  :func:`~trackformat.sim.kernel.ask.moves_for` call per gear that costs WP to shift into (the
-  car shifted in place, then put back), and one for all the gears of a batch that cost
-  nothing (a car's moves do not depend on its gear, and a roll's moves are the same whatever
-  larger rolls are asked with it: the readable engine's moves by roll rest on that too);
+  :func:`~trackformat.sim.kernel.ask.moves_for` call per gear whose shift spends brakes or
+  tyres WP, and one for all the other gears of a batch (a car's moves depend on no other
+  wear, nor on its gear, and a roll's moves are the same whatever larger rolls are asked with
+  it: the readable engine's moves by roll rest on that too); each gear is valued with the car
+  shifted in place, then put back;
 - :func:`move`: ``choose_move``, the first of the best moves;
 - :func:`slipstream`: ``choose_slipstream``, the first of the best extras when it is worth more
   than the move without them.
@@ -181,16 +182,17 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
             option = options[k]
             if option[kc.O_ELIMINATES]:
                 value = -dnf
-            elif _free(option):
-                value = _gear_value(tables, option, shared, cars, index, board)
             else:
                 # The shifted car (StrongDriver: state.with_car(shift(current, option))).
                 car[kc.C_GEAR] = option[kc.O_GEAR]
                 for w in range(6):
                     car[kc.C_WEAR + w] -= option[kc.O_COST + w]
-                row = tables[4][option[kc.O_GEAR] - 1]
-                moves = ask.moves_for(cars, index, debris, row[:row[CHANCE]], board, rules)
-                value = _gear_value(tables, option, moves, cars, index, board)
+                if _same_moves(option):
+                    value = _gear_value(tables, option, shared, cars, index, board)
+                else:
+                    row = tables[4][option[kc.O_GEAR] - 1]
+                    moves = ask.moves_for(cars, index, debris, row[:row[CHANCE]], board, rules)
+                    value = _gear_value(tables, option, moves, cars, index, board)
                 car[kc.C_GEAR:kc.C_WEAR + 6] = kept
             if best < 0 or value > best_value or (
                     value == best_value and option[kc.O_GEAR] < options[best, kc.O_GEAR]):
@@ -278,22 +280,25 @@ def _worth_a_look(tables: Tables, options: Ints, car: Ints, board: tuple[Ints, .
 
 
 @compiled
-def _free(option: Ints) -> bool:
-    """Whether a shift costs nothing (the car's wear, and so its moves, stay as they are)."""
-    return not option[kc.O_COST:kc.O_COST + 6].any()
+def _same_moves(option: Ints) -> bool:
+    """Whether the car shifted into ``option`` has the moves of the car as it stands: the
+    shift spends no brakes or tyres WP (the only wear its moves depend on) and does not put it
+    out."""
+    return (option[kc.O_COST + kc.C_BRAKES - kc.C_WEAR] == 0
+            and option[kc.O_COST + kc.C_TYRES - kc.C_WEAR] == 0 and not option[kc.O_ELIMINATES])
 
 
 @compiled
 def _shared_moves(tables: Tables, options: Ints, looked: Ints, batch: int, cars: Ints,
                   index: int, debris: Ints, board: tuple[Ints, ...],
                   rules: tuple[Ints, ...]) -> Ints:
-    """The moves of every face of the gears of a batch (``looked`` equal to ``batch``) that cost
-    nothing to shift into, from one walk: their car is the car as it stands but for its gear,
-    which its moves do not depend on; each roll's moves are those of that roll alone."""
+    """The moves of every face of the gears of a batch (``looked`` equal to ``batch``) whose
+    shift leaves the car's moves as they are (:func:`_same_moves`), from one walk: the moves do
+    not depend on the gear either, and each roll's moves are those of that roll alone."""
     faces = tables[4]
     wanted = np.zeros(CHANCE + 1, np.bool_)
     for k in range(len(options)):
-        if looked[k] == batch and not options[k, kc.O_ELIMINATES] and _free(options[k]):
+        if looked[k] == batch and _same_moves(options[k]):
             row = faces[options[k, kc.O_GEAR] - 1]
             for f in range(row[CHANCE]):
                 wanted[row[f]] = True
