@@ -26,9 +26,13 @@ The readable driver also remembers, from its gear choice, the best move of each 
 (``_planned``) and plays it when the runner offers that very list of moves. The kernel looks
 afresh instead: the plan was made on the same car (shifted as the shift was then paid), the
 same other cars and the same moves, so the values are the same, and the plan's best (the first
-strictly above ``-2 * dnf``) is the first of the best, as the fresh look's ``max``: no value
-goes that low (an elimination is worth ``-dnf - 1``, the outlook never exceeds ``dnf`` turns,
-and the risks of contacts and debris add a few hundredths of ``dnf`` each).
+strictly above ``-2 * dnf``, else the first move) is the first of the best, as the fresh
+look's ``max``, whenever some move of the face is worth more than ``-2 * dnf``. An elimination
+is worth ``-dnf - 1`` and the outlook never counts more than ``dnf`` turns (a spin adds 1.5),
+so only the contact and debris risks could take every move of a face below: it would take
+some five debris markers on every way of playing the face with the last suspension WP (a
+marker is then worth a fifth of ``dnf`` under the Formula Dé rules), where the plan would play
+the face's first move and the kernel its best.
 """
 
 from __future__ import annotations
