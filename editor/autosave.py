@@ -57,17 +57,26 @@ class Autosaver(QObject):
         super().__init__(document)
         self.document = document
         self._written_digest = ""
+        self._changed = True
+        """Whether the track changed since the side file was last written (or compared): a
+        whole track is serialised to be written, which takes a large board most of a second
+        on the UI thread, so it is not done every tick for nothing."""
         self._path = document.path
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.save_now)
         self.timer.start()
         document.fileStateChanged.connect(self._file_state)
+        document.trackChanged.connect(self._track_changed)
+
+    def _track_changed(self) -> None:
+        self._changed = True
 
     def save_now(self) -> Path | None:
         """Write the side file if there is unsaved work that changed since the last write."""
-        if not self.document.modified:
+        if not self.document.modified or not self._changed:
             return None
+        self._changed = False
         text = dumps_track(self.document.track)
         digest = hashlib.sha1(text.encode()).hexdigest()
         if digest == self._written_digest:
@@ -87,6 +96,7 @@ class Autosaver(QObject):
         if not self.document.modified:
             discard(self.document.path)
             self._written_digest = ""
+            self._changed = True
 
     def close(self) -> None:
         """The document is closing cleanly: its side file is not needed any more."""

@@ -124,9 +124,8 @@ class MainWindow(QMainWindow):
         self.undo_view.setStack(document.undo_stack)
         self.inspector_dock.setWidget(Inspector(document))
         previous = self.testdrive_dock.widget()
-        if isinstance(previous, TestDrivePanel) and previous.running():
-            previous.cancel()
-            previous._stop_thread()
+        if isinstance(previous, TestDrivePanel):
+            previous.shut_down()
         drive = TestDrivePanel(document)
         if isinstance(previous, TestDrivePanel):
             drive.take_settings(previous)
@@ -262,9 +261,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
             drive = self.testdrive_dock.widget()
-            if isinstance(drive, TestDrivePanel) and drive.running():
-                drive.cancel()
-                drive._stop_thread()
+            if isinstance(drive, TestDrivePanel):
+                drive.shut_down()
             if self.autosaver is not None:
                 self.autosaver.close()
             self.validation.wait(5000)

@@ -7,9 +7,17 @@ command line's `trackformat testdrive` for the same settings. Pin keeps a report
 an edit the corner table shows which corners changed beyond their 95% intervals (the same
 comparison as `trackformat testdrive compare`).
 
+With Live on, every edit (once edits pause, as the problems panel waits) drops the batch being
+raced and races the edited track again in a worker process (:mod:`editor.panels.live`); the
+table, the summary and the heatmap refresh after every chunk of races, marked against the pinned
+report if any. A track that cannot be raced is not: the panel says why and waits for the next
+edit, with no dialog. An edit also drops a Run batch still racing the track as it was, so that
+no figures of an older track are shown once a newer one is being raced.
+
 This module lays the panel out and holds its run control, pinning, heatmap and replay; the
 settings form is in :mod:`editor.panels.testdrive_settings`, the batch that runs in the worker
-thread in :mod:`editor.panels.testdrive_job`, and the report's text and corner table in
+thread in :mod:`editor.panels.testdrive_job`, live mode's worker process in
+:mod:`editor.panels.live`, and the report's text and corner table in
 :mod:`editor.panels.testdrive_report`.
 """
 
@@ -18,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QThread, Signal
+from PySide6.QtCore import Qt, QThread, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -38,10 +46,12 @@ from PySide6.QtWidgets import (
 
 from editor.document import TrackDocument
 from editor.drive_checks import broken_track_warning, race_breaking
+from editor.panels.live import LiveDrive
 from editor.panels.testdrive_job import DriveJob
 from editor.panels.testdrive_report import CornerTable, report_html
 from editor.panels.testdrive_settings import DriveSettings
 from editor.replay import Replay, record
+from editor.validation import DEFAULT_DELAY_MS
 from trackformat.lint import validate
 from trackformat.rules import RulesetError
 from trackformat.sim import Board
@@ -61,6 +71,8 @@ class TestDrivePanel(QWidget):
     said = Signal(str)
     """What the panel says of the batch (also shown in the window's status bar: the panel's
     own line can be scrolled out of sight on a small screen)."""
+    liveShown = Signal(int, int)
+    """(races done, races in the batch): a live report is on show, table and heatmap."""
 
     def __init__(self, document: TrackDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -74,6 +86,16 @@ class TestDrivePanel(QWidget):
         self._thread: QThread | None = None
         self._job: DriveJob | None = None
         self._spec: DriveSpec | None = None
+        self._drop_run = False
+        """An edit came while a Run batch was racing: its report, if it still comes, is of
+        the track as it was, and is not shown."""
+        self.live_drive: LiveDrive | None = None
+        """Live mode's worker process (None while Live is off)."""
+        self._live_timer = QTimer(self)
+        self._live_timer.setSingleShot(True)
+        self._live_timer.setInterval(DEFAULT_DELAY_MS)
+        self._live_timer.timeout.connect(self._race_live)
+        document.trackChanged.connect(self._track_edited)
 
         self.confirm: Callable[[str], bool] = self._ask
         """Asked before racing on a broken track, with the warning; True races anyway."""
@@ -90,6 +112,7 @@ class TestDrivePanel(QWidget):
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel)
         self.progress = QProgressBar(self)
+        self.progress.setFormat("%v of %m races")
         buttons = QHBoxLayout()
         buttons.addWidget(self.run_button)
         buttons.addWidget(self.cancel_button)
@@ -178,6 +201,10 @@ class TestDrivePanel(QWidget):
         layout.addLayout(corners, 5)
         layout.addLayout(replay, 3)
         self._set_replay_enabled(False)
+        s.live.toggled.connect(self._live_toggled)
+        for setting in (s.live_races, s.seed, s.laps):
+            setting.valueChanged.connect(self._live_settings_changed)
+        s.ruleset.currentTextChanged.connect(self._live_settings_changed)
 
     # Running ---------------------------------------------------------------------------------
 
@@ -185,6 +212,9 @@ class TestDrivePanel(QWidget):
         """Start a batch with the panel's settings; False (and a message) when they are wrong."""
         if self._thread is not None:
             return False
+        if self.live_drive is not None:
+            self.live_drive.cancel()  # one batch at a time; the next edit races live again
+            self._live_timer.stop()
         errors = race_breaking(validate(self.document.track))
         if errors:
             warning = broken_track_warning(errors)
@@ -197,6 +227,7 @@ class TestDrivePanel(QWidget):
             self._say(str(err))
             return False
         self._spec = spec
+        self._drop_run = False
         self._job = DriveJob(spec, self.races.value(), self.workers.value())
         self._thread = QThread(self)
         self._job.moveToThread(self._thread)
@@ -240,6 +271,8 @@ class TestDrivePanel(QWidget):
         return self._thread is not None
 
     def _progress(self, done: int, total: int) -> None:
+        if self._drop_run:
+            return  # a Run batch of the track as it was: live mode's progress shows now
         self.progress.setValue(done)
         self._say(f"{done} of {total} races")
 
@@ -254,6 +287,9 @@ class TestDrivePanel(QWidget):
 
     def _finished(self, report: dict[str, Any] | None) -> None:
         self._stop_thread()
+        if self._drop_run:  # the track was edited since: live mode races it again
+            self._drop_run = False
+            return
         if report is None:
             self._say("cancelled")
             return
@@ -298,6 +334,95 @@ class TestDrivePanel(QWidget):
     def _failed(self, message: str) -> None:
         self._stop_thread()
         self._say(message)
+
+    def shut_down(self) -> None:
+        """Stop every batch and the live worker process: the panel is going (another track
+        was opened, or the window closes)."""
+        self._live_timer.stop()
+        if self._thread is not None:
+            self.cancel()
+            self._stop_thread()
+        if self.live_drive is not None:
+            self.live_drive.close()
+
+    # Live ------------------------------------------------------------------------------------
+
+    def _live_toggled(self, on: bool) -> None:
+        if on:
+            if self.live_drive is None:
+                self.live_drive = LiveDrive(self)
+                self.live_drive.reported.connect(self._live_reported)
+                self.live_drive.refused.connect(self._live_refused)
+            try:
+                self.live_drive.start_process()
+            except OSError as err:
+                self._say(f"live: cannot start a process to race in: {err}")
+                return
+            self._live_timer.start()  # the track as it is now, then after every edit
+            self._say("live: starting...")
+            return
+        self._live_timer.stop()
+        if self.live_drive is not None:
+            self.live_drive.close()
+            self.live_drive.deleteLater()
+            self.live_drive = None
+        self._say("live off")
+
+    def _track_edited(self, _old: object, _new: object) -> None:
+        """An edit, undo or redo: with Live on, drop what is being raced now (it is of the
+        track as it was) and race again once edits pause."""
+        if not self.settings.live.isChecked():
+            return
+        if self.live_drive is not None:
+            self.live_drive.cancel()
+        if self._thread is not None:
+            self._drop_run = True
+            self.cancel()
+        self._live_timer.start()
+
+    def _live_settings_changed(self) -> None:
+        """A live setting changed: race again with it."""
+        if self.settings.live.isChecked():
+            if self.live_drive is not None:
+                self.live_drive.cancel()
+            self._live_timer.start()
+
+    def _race_live(self) -> None:
+        if self.live_drive is None or (self._thread is not None and not self._drop_run):
+            return  # Live is off, or a Run batch started since the edit races this track
+        try:
+            spec = self.settings.live_spec(self.document.track)
+        except (DriveError, RulesetError, ValueError) as err:
+            self._say(f"live: not raced: {err}")
+            return
+        races = self.settings.live_races.value()
+        try:
+            self.live_drive.run(spec, races)
+        except OSError as err:
+            self._say(f"live: cannot start a process to race in: {err}")
+            return
+        self.progress.setRange(0, races)
+        self.progress.setValue(0)
+        self._say(f"live: racing {races} races...")
+
+    def _live_reported(self, report: dict[str, Any], done: int, total: int) -> None:
+        """A chunk more of the live batch: the table, summary and heatmap show it at once."""
+        assert self.live_drive is not None
+        self.report = report
+        self._spec = self.live_drive.spec
+        self._show_report()
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        self.race_number.setMaximum(max(done - 1, 0))
+        self._set_replay_enabled(True)
+        self._heat_changed(self.heat.currentText())
+        self._say(f"live: {done} of {total} races" if done < total
+                  else f"live: {total} races done")
+        self.liveShown.emit(done, total)
+
+    def _live_refused(self, reason: str) -> None:
+        self.progress.setValue(0)
+        self._say(f"live: not raced: {reason}")
 
     # Heatmap and replay ----------------------------------------------------------------------
 

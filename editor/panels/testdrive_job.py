@@ -9,7 +9,13 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from trackformat.rules import RulesetError
-from trackformat.sim.batch.testdrive import DriveError, DriveSpec, batch_report, prepare, run_batch
+from trackformat.sim.batch.testdrive import (
+    DriveError,
+    DriveSpec,
+    batch_report,
+    prepare_compiled,
+    run_batch,
+)
 
 
 class Cancelled(Exception):
@@ -36,7 +42,7 @@ class DriveJob(QObject):
                 raise Cancelled
 
         try:
-            context = prepare(self.spec)
+            context = prepare_compiled(self.spec)
             stats = run_batch(self.spec, self.races, self.workers, progress, context)
             self.finished.emit(batch_report(stats, context))
         except Cancelled:

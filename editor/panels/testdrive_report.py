@@ -83,7 +83,17 @@ class CornerTable(QTableWidget):
                 corner_id, _, what = rest.rpartition(":")
                 by_corner.setdefault(corner_id, []).append((what, change))
         corners = report["corners"]
+        header = self.horizontalHeader()
+        # Sized once when full: sized to its contents as it fills, each cell set would measure
+        # the whole column again (tens of ms on Monaco, on every refresh of a live drive).
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.setRowCount(len(corners))
+        self._fill(corners, by_corner)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        return changes
+
+    def _fill(self, corners: list[dict[str, Any]],
+              by_corner: dict[str, list[tuple[str, Change]]]) -> None:
         for row, corner in enumerate(corners):
             cells = (str(corner["name"]), str(corner["stops"]), str(corner["entries"]),
                      _rate_cell(corner, "overshoot_rate"), _mean(corner.get("mean_overshoot")),
@@ -98,7 +108,6 @@ class CornerTable(QTableWidget):
             marks = by_corner.get(str(corner["id"]), [])
             if marks:
                 self._mark(items, marks)
-        return changes
 
     @staticmethod
     def _mark(items: list[QTableWidgetItem], marks: list[tuple[str, Change]]) -> None:

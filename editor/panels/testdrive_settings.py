@@ -1,4 +1,5 @@
-"""The test drive's settings form: bots, cars, races, seed, rules, laps and workers.
+"""The test drive's settings form: bots, cars, races, seed, rules, laps and workers, and live
+mode (race every edit) with its number of races.
 
 Kept apart from the panel that runs the batch so that what a designer chooses (and carries over
 to the next track they open) and how it becomes a :class:`DriveSpec` live in one place. The form
@@ -9,12 +10,27 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
+)
 
 from editor.drive_checks import DEFAULT_BOTS, DEFAULT_RACES, DEFAULT_SEED
 from trackformat.model import Track
 from trackformat.rules import Ruleset, load_ruleset, preset_names
-from trackformat.sim.batch.testdrive import DriveSpec, bot_lineup, driver_factories
+from trackformat.sim.batch.testdrive import DriveError, DriveSpec, bot_lineup, driver_factories
+
+LIVE_BOT = "strong"
+"""Who drives a live batch: drivers who push show where a track bites."""
+LIVE_RACES = 200
+"""Races of a live batch: enough for corner rates within a few points, done in minutes."""
+MAX_CARS = 10
+"""The most cars a race has (the Cars box's limit too)."""
 
 
 class DriveSettings:
@@ -26,7 +42,7 @@ class DriveSettings:
             f"Bot of each car, cycled over the cars: {', '.join(sorted(driver_factories()))}"
         )
         self.cars = QSpinBox(parent)
-        self.cars.setRange(1, 10)
+        self.cars.setRange(1, MAX_CARS)
         self.cars.setValue(6)
         self.races = QSpinBox(parent)
         self.races.setRange(1, 100_000)
@@ -45,6 +61,20 @@ class DriveSettings:
         self.workers.setRange(1, max(os.cpu_count() or 1, 1))
         self.workers.setValue(1)
         self.workers.setToolTip("Worker processes; more finish sooner, same results")
+        self.live = QCheckBox("race every edit", parent)
+        self.live.setToolTip(
+            "Live: shortly after each edit, race the track again in the background (strong "
+            "drivers on every grid place, this seed, rules and laps); a newer edit drops the "
+            "batch being raced"
+        )
+        self.live_races = QSpinBox(parent)
+        self.live_races.setRange(1, 100_000)
+        self.live_races.setValue(LIVE_RACES)
+        self.live_races.setSuffix(" races")
+        self.live_races.setToolTip("Races of each live batch; the figures refresh as they come")
+        live_row = QHBoxLayout()
+        live_row.addWidget(self.live)
+        live_row.addWidget(self.live_races, 1)
         self.form = QFormLayout()
         for label, widget in (
             ("Bots", self.bots),
@@ -56,6 +86,7 @@ class DriveSettings:
             ("Workers", self.workers),
         ):
             self.form.addRow(label, widget)
+        self.form.addRow("Live", live_row)
 
     def rules(self) -> Ruleset:
         """The chosen preset or ruleset file (formula-d when the box is empty)."""
@@ -65,7 +96,18 @@ class DriveSettings:
         """What to race on ``track``; raises DriveError, RulesetError or ValueError when a
         setting is wrong (the message says which)."""
         names = [n.strip() for n in self.bots.text().split(",")]
-        bots = bot_lineup(names, self.cars.value())
+        return self._spec(track, bot_lineup(names, self.cars.value()))
+
+    def live_spec(self, track: Track) -> DriveSpec:
+        """What a live batch races on ``track``: strong drivers on every grid place (ten at
+        most), with the form's seed, rules and laps. Raises like :meth:`spec`."""
+        if not track.grid:
+            raise DriveError("the track has no grid: place the grid to race it")
+        return self._spec(track, (LIVE_BOT,) * min(len(track.grid), MAX_CARS))
+
+    def _spec(self, track: Track, bots: tuple[str, ...]) -> DriveSpec:
+        """The one place the form becomes a spec, for Run and Live alike: a setting added to
+        the form (the engine, say) reaches both."""
         return DriveSpec.of(
             track, self.rules(), bots, self.seed.value(), laps=self.laps.value() or None
         )
@@ -79,6 +121,8 @@ class DriveSettings:
             (self.seed, other.seed),
             (self.laps, other.laps),
             (self.workers, other.workers),
+            (self.live_races, other.live_races),
         ):
             mine.setValue(theirs.value())
         self.ruleset.setCurrentText(other.ruleset.currentText())
+        self.live.setChecked(other.live.isChecked())  # last: switching it on races

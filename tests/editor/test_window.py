@@ -271,3 +271,24 @@ def test_a_long_tool_hint_is_cut_with_an_ellipsis_and_reads_whole_in_its_tooltip
     window.resize(2400, 600)
     qtbot.waitUntil(lambda: not hint.toolTip())
     assert hint.shown_text() == LaneTool.hint
+
+
+def test_autosave_writes_again_only_after_an_edit(
+    window, ring_file: Path
+) -> None:  # type: ignore[no-untyped-def]
+    window.open_path(ring_file)
+    window.autosaver.timer.stop()
+
+    def rename(name: str) -> None:
+        window.document.edit("rename", lambda t: t.model_copy(
+            update={"metadata": t.metadata.model_copy(update={"name": name})}))
+
+    rename("First")
+    side = window.autosaver.save_now()
+    assert side is not None and load_track(side).metadata.name == "First"
+    side.write_text("not touched again", encoding="utf-8")
+    assert window.autosaver.save_now() is None, "no edit since: nothing serialised or written"
+    assert side.read_text(encoding="utf-8") == "not touched again"
+    rename("Second")
+    assert window.autosaver.save_now() == side
+    assert load_track(side).metadata.name == "Second"

@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
+from dataclasses import replace
 from functools import cache
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -217,3 +219,52 @@ def test_fresh_bots_race_each_race_so_a_race_depends_on_its_seed_only() -> None:
     alone = DriveStats()
     alone.add_race(result, context.board, context.spec.bots, context.rules.team_points)
     assert late == alone
+
+
+@pytest.mark.parametrize("bots", [("random",) * 4, ("cautious", "random", "cautious")])
+def test_both_engines_give_the_same_report(bots: tuple[str, ...]) -> None:
+    reports = []
+    for engine in ("kernel", "reference"):
+        context = prepare(DriveSpec.of(ring(), rules(), bots, seed=3, engine=engine))
+        assert (context.racer is not None) == (engine == "kernel")
+        reports.append(dumps_document(batch_report(run_batch(context.spec, 12,
+                                                             context=context), context)))
+    assert reports[0] == reports[1]
+
+
+def test_an_unknown_engine_is_refused_with_the_choices() -> None:
+    with pytest.raises(DriveError, match="unknown engine 'fast': choose kernel or reference"):
+        prepare(DriveSpec.of(ring(), rules(), ("random",) * 3, seed=0, engine="fast"))
+
+
+def test_a_cold_kernel_is_compiled_in_a_process_of_its_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    from trackformat.sim.batch import testdrive
+    from trackformat.sim.kernel import warm
+
+    children: list[subprocess.CompletedProcess[str]] = []
+    real_run = subprocess.run
+
+    def run(*args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        children.append(real_run(*args, **kwargs))
+        return children[-1]
+
+    monkeypatch.setattr(warm, "is_cached", lambda **_: False)
+    monkeypatch.setattr(testdrive.subprocess, "run", run)
+    spec = DriveSpec.of(ring(), rules(), ("random", "cautious"), seed=1, engine="kernel")
+    context = testdrive.prepare_compiled(spec)
+    assert len(children) == 1 and children[0].returncode == 0, children[0].stderr
+    assert context.racer is not None
+    reference = testdrive.prepare_compiled(replace(spec, engine="reference"))
+    assert len(children) == 1, "the reference engine has nothing to compile"
+    assert reference.racer is None
+
+
+def test_the_kernel_counts_what_the_test_drive_counts() -> None:
+    from trackformat.sim.batch import stats
+    from trackformat.sim.kernel import counts
+
+    assert counts.CORNER_COUNTS == stats.CORNER_COUNTS
+    assert counts.SPACE_COUNTS == stats.SPACE_COUNTS

@@ -37,6 +37,7 @@ from trackformat.sim.batch.compare import (
 )
 from trackformat.sim.batch.stats import DriveStats
 from trackformat.sim.batch.testdrive import (
+    ENGINES,
     DriveContext,
     DriveError,
     DriveSpec,
@@ -315,7 +316,8 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
     except DriveError as err:
         return _fail(f"trackformat testdrive: {err}")
     try:
-        spec = DriveSpec.of(track, rules, bots, seed=args.seed, laps=args.laps)
+        spec = DriveSpec.of(track, rules, bots, seed=args.seed, laps=args.laps,
+                            engine=args.engine)
         context = prepare(spec)
     except DriveError as err:
         return _fail(f"{source}: cannot test drive: {err}")
@@ -335,7 +337,7 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
         return EXIT_OK
     print(report_text(report, source))
     print(f"\n  {args.races} races in {elapsed:.1f} s ({args.races / max(elapsed, 1e-9):.1f} "
-          f"races/s, {where})")
+          f"races/s, {where}, {args.engine} engine)")
     if json_out is not None:
         try:
             write_text_atomically(Path(json_out), text)
@@ -376,6 +378,9 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="race on the Dask cluster of this scheduler (tcp://HOST:8786); "
                             "needs the cluster extra, see docs/scale.md")
+    drive.add_argument("--engine", choices=ENGINES, default="reference",
+                       help="the compiled kernel or the readable reference engine (default): "
+                            "the same races, the same report")
     drive.add_argument("--json", metavar="OUT",
                        help="write the full report (or the comparison) as JSON to OUT "
                             "('-': to stdout, no text)")

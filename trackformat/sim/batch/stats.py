@@ -82,6 +82,13 @@ class DriveStats:
                  team_points: Sequence[int] = ()) -> None:
         """Count one race on ``board``; ``bots[car]`` names the bot that drove each car, and
         ``team_points`` is the team race's scale by place (empty: no team race)."""
+        self.add_outcome(result, bots, team_points)
+        self.count_events(result.events, board)
+
+    def add_outcome(self, result: RaceResult, bots: Sequence[str],
+                    team_points: Sequence[int] = ()) -> None:
+        """Count how one race ended (its length, each car's end, the winner, the teams'
+        points), not what happened in it (:meth:`count_events`)."""
         if team_points:
             race_points: Counter[int] = Counter({car.car // 2: 0 for car in result.cars})
             for place, finisher in enumerate(result.finish_order):
@@ -108,7 +115,14 @@ class DriveStats:
             self.wins[bots[result.finish_order[0]]] += 1
         else:
             self.no_winner += 1
-        self.count_events(result.events, board)
+
+    def add_counts(self, corners: Mapping[tuple[str, str], int],
+                   spaces: Mapping[tuple[str, str], int]) -> None:
+        """Corner and space counts of races counted elsewhere (the race kernel reads them from
+        its own log), keyed as :attr:`corners` and :attr:`spaces` are; counts of 0 are not
+        kept, as :meth:`count_events` keeps none."""
+        self.corners.update({key: n for key, n in corners.items() if n})
+        self.spaces.update({key: n for key, n in spaces.items() if n})
 
     def count_events(self, events: Sequence[ev.Event], board: Board) -> None:
         """Corner and space counts from a race's events.

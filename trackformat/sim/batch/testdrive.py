@@ -18,13 +18,17 @@ documents) and its own :class:`Chunk`, so it can run in this process, in a worke
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import multiprocessing
 import signal
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from trackformat.analysis import corners_in_lap_order
 from trackformat.collector import collection_deferred
@@ -36,7 +40,7 @@ from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice
 from trackformat.sim.drivers.bots import DRIVERS
 from trackformat.sim.race.grid import RaceSetupError, new_race
-from trackformat.sim.race.runner import Driver, run_race
+from trackformat.sim.race.runner import Driver, RaceResult, run_race
 
 MAX_CHUNK = 10
 """Races per chunk at most: small enough for a smooth progress bar and an even share of work
@@ -116,15 +120,19 @@ class DriveSpec:
     laps: int
     seed: int
     max_turns: int | None = None
+    engine: str = "reference"
+    """Which engine races: ``kernel`` (compiled) or ``reference`` (readable); both give the
+    same races, so the same report."""
 
     @classmethod
     def of(cls, track: Track, rules: Ruleset, bots: tuple[str, ...], seed: int,
-           laps: int | None = None, max_turns: int | None = None) -> DriveSpec:
+           laps: int | None = None, max_turns: int | None = None,
+           engine: str = "reference") -> DriveSpec:
         """A spec from loaded values (``laps`` defaults to the track's)."""
         return cls(track=track_to_document(track),
                    ruleset=rules.model_dump(mode="json", by_alias=True), bots=bots,
                    laps=laps if laps is not None else track.metadata.laps, seed=seed,
-                   max_turns=max_turns)
+                   max_turns=max_turns, engine=engine)
 
 
 @dataclass(frozen=True)
@@ -135,6 +143,36 @@ class DriveContext:
     board: Board
     rules: Ruleset
     factories: dict[str, Callable[[int], Driver]]
+    racer: Racer | None = None
+    """The compiled kernel's racer (arrays and the drivers' tables built once), or None when
+    the readable engine races."""
+
+
+class Racer(Protocol):
+    """What races a batch's races by seed: the kernel's
+    :class:`~trackformat.sim.kernel.race.KernelRacer`."""
+
+    def race(self, seed: int) -> RaceResult:
+        """The race of ``seed``, its bots made as the batch makes them."""
+        ...
+
+    def count_tables(self) -> tuple[Any, Any]:
+        """Empty tables of corner and space counts."""
+        ...
+
+    def count(self, seed: int, corners: Any, spaces: Any) -> RaceResult:
+        """The race of ``seed`` without its events, its counts added to the tables."""
+        ...
+
+    def read_counts(self, corners: Any, spaces: Any) -> tuple[dict[tuple[str, str], int],
+                                                              dict[tuple[str, str], int]]:
+        """The tables as :class:`DriveStats` keys its corner and space counts."""
+        ...
+
+
+ENGINES = ("kernel", "reference")
+"""The engines a batch can race on: the compiled kernel (the default: the same races, many times
+faster) and the readable reference engine."""
 
 
 def prepare(spec: DriveSpec) -> DriveContext:
@@ -144,17 +182,49 @@ def prepare(spec: DriveSpec) -> DriveContext:
     bot_lineup(spec.bots, len(spec.bots))
     if spec.laps < 1:
         raise DriveError(f"a race needs at least one lap, not {spec.laps}")
+    if spec.engine not in ENGINES:
+        raise DriveError(f"unknown engine {spec.engine!r}: choose {' or '.join(ENGINES)}")
     try:
         new_race(board, rules, len(spec.bots), spec.laps, Dice(0), [])
     except RaceSetupError as err:
         raise DriveError(str(err)) from None
-    return DriveContext(spec, board, rules, driver_factories())
+    racer = _kernel_racer(board, rules, spec) if spec.engine == "kernel" else None
+    return DriveContext(spec, board, rules, driver_factories(), racer)
+
+
+def prepare_compiled(spec: DriveSpec) -> DriveContext:
+    """:func:`prepare`, the race kernel compiled first in a process of its own when its cache is
+    cold (for callers on a thread that must not hold the interpreter for the minute a compile
+    takes, such as the editor's: this thread only waits)."""
+    if spec.engine == "kernel":
+        from trackformat.sim.kernel.warm import is_cached
+
+        if not is_cached(entry="race._run-"):
+            document = json.dumps(dataclasses.asdict(spec))
+            subprocess.run([sys.executable, "-m", "trackformat.sim.batch.testdrive"],
+                           input=document, text=True, check=False, capture_output=True)
+    return prepare(spec)
+
+
+def _kernel_racer(board: Board, rules: Ruleset, spec: DriveSpec) -> Racer:
+    """The kernel's racer for the batch (numba is imported here, by the batches that use it)."""
+    from trackformat.sim.kernel.race import KERNEL_DRIVERS, KernelRacer
+
+    missing = sorted(set(spec.bots) - KERNEL_DRIVERS)
+    if missing:
+        raise DriveError(f"the compiled engine cannot race {', '.join(missing)} drivers; "
+                         "race them on the reference engine")
+    racer = KernelRacer(board, rules, spec.bots, spec.laps, spec.max_turns)
+    racer.race(0)  # compiled (or loaded from the cache) here, before any worker needs it
+    return racer
 
 
 def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
     """Race the chunk's races and count them; each race gets fresh bots, so a race depends on
     its seed only, not on the races run before it."""
     spec, stats = context.spec, DriveStats()
+    if context.racer is not None:
+        return _run_kernel_chunk(context, context.racer, chunk)
     with collection_deferred():  # for the whole chunk, not race by race
         for index in chunk.races:
             seed = race_seed(spec.seed, index)
@@ -162,6 +232,19 @@ def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
             result = run_race(context.board, context.rules, drivers, seed, laps=spec.laps,
                               max_turns=spec.max_turns)
             stats.add_race(result, context.board, spec.bots, context.rules.team_points)
+    return stats
+
+
+def _run_kernel_chunk(context: DriveContext, racer: Racer, chunk: Chunk) -> DriveStats:
+    """:func:`run_chunk` on the kernel: its corner and space counts are added up in compiled
+    code over the chunk, and read into the counts once."""
+    spec, stats = context.spec, DriveStats()
+    corners, spaces = racer.count_tables()
+    with collection_deferred():
+        for index in chunk.races:
+            result = racer.count(race_seed(spec.seed, index), corners, spaces)
+            stats.add_outcome(result, spec.bots, context.rules.team_points)
+    stats.add_counts(*racer.read_counts(corners, spaces))
     return stats
 
 
@@ -390,3 +473,10 @@ def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
         ] if context.rules.team_points else [],
         "spaces": spaces,
     }
+
+
+if __name__ == "__main__":
+    # A batch's spec as JSON on stdin, prepared: for prepare_compiled, the kernel's compile.
+    loaded = json.loads(sys.stdin.read())
+    loaded["bots"] = tuple(loaded["bots"])
+    prepare(DriveSpec(**loaded))

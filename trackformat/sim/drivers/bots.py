@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice
 from trackformat.sim.core.state import CarState, RaceState, Wear
 from trackformat.sim.drivers.strong import StrongDriver
@@ -94,22 +95,20 @@ class CautiousDriver:
         else:
             stops = 0 if move.overshoots else 1
         done = corner is not None and stops >= board.corner_stops.get(corner, 0)
-        room = self._room(state, destination, corner, done)
+        room = self.room(board, destination, corner, done)
         if room is None:
             return True
         budget = max(0, car.wear.brakes - move.brakes - self.reserve_brakes)
         slower = max(1, car.gear - 1)
         return max(state.rules.faces(slower)) <= room + budget
 
-    def _room(self, state: RaceState, space: str, corner: str | None,
-              done: bool) -> int | None:
+    def room(self, board: Board, space: str, corner: str | None, done: bool) -> int | None:
         """Spaces from ``space`` (along its lane) to the end of the corner the car must stop in
-        next: the current one if its stops are not all made, else the next one; None when no
-        such corner is near."""
-        key = (id(state.board), space, corner if not done else f"{corner}:done")
+        next: the current one (``corner``) if its stops are not all made (not ``done``), else
+        the next one; None when no such corner is near."""
+        key = (id(board), space, corner if not done else f"{corner}:done")
         if key in self._rooms:
             return self._rooms[key]
-        board = state.board
         target = corner if corner is not None and not done else None
         current = corner if done else None
         result: int | None = None

@@ -1,29 +1,29 @@
-"""The compiled race kernel (work in progress): the engine's rules on numbered arrays, compiled
-by numba, for batches of test drives many times faster than the readable engine.
+"""The compiled race kernel: the engine's rules on numbered arrays, compiled by numba, so that
+test drives run many times faster than on the readable engine.
 
 The readable engine (core, move, race, drivers) stays the reference and the public API; the
-kernel must reproduce it exactly, and tests compare the two. So far:
+kernel reproduces it race for race, event for event, and tests compare the two. Its parts:
 
 - ``arrays``: the board as numbered arrays (successors, lanes, corners, contacts), built from
   :class:`~trackformat.sim.core.board.Board` with numpy only;
+- ``game``: the board and a race's rules as the tuples of arrays compiled code reads;
 - ``jit``: the one place numba is imported and configured (its compile cache goes to a user
   cache folder, never into site-packages);
-- ``walk``: the legal routes of one car for a roll, as compiled code;
-- ``price``: those routes priced into the legal moves of each roll, in the engine's order,
-  and the slipstream extras that may follow a move;
-- ``moves``: the same moves asked with a race state, as lists the tests compare with
-  :func:`~trackformat.sim.move.legal.legal_moves`;
+- ``walk`` and ``price``: the legal routes of one car for a roll, priced into the legal moves of
+  each roll in the engine's order, and the slipstream extras that may follow a move;
+- ``ask``: those moves asked with the race as the kernel keeps it (one roll, every face of a
+  die, slipstream extras, a super start);
+- ``moves``: the same moves asked with a readable race state, for the tests that compare them
+  with :func:`~trackformat.sim.move.legal.legal_moves`;
 - ``dice``: the project's generator (:mod:`trackformat.sim.core.dice`), draw for draw;
 - ``cars``: the cars as a table of ints, the gears a car may take, the order of play;
-- ``resolve``: playing a chosen move and the rolls it sets off (no events written yet);
-- ``race``: whole races of random and strong drivers (slipstream included), race for race;
-- ``strong``: the strong driver's choices, from the readable driver's outlook flattened into
-  arrays;
-- ``warm``: compiling the move walk and the dice before the first use, saying so on stderr
-  when the cache is cold.
-
-Not yet: the cautious driver, the grid in compiled code,
-the batch runner's switch between engines (testdrive still races on the readable engine).
+- ``resolve``: playing a chosen move and the rolls it sets off, writing its events;
+- ``log``: the events as rows of ints, and read back as the engine's event values;
+- ``drivers``, ``cautious``, ``strong``: the bots' choices (the random driver's in ``drivers``);
+- ``race``: whole races (:class:`~trackformat.sim.kernel.race.KernelRacer`), which the batch
+  runner uses unless asked for the reference engine;
+- ``warm``: saying on stderr that the kernel is compiling, and how long it took, when the cache
+  is cold.
 
 This is the only room that knows about compiled code.
 

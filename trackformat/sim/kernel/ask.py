@@ -40,27 +40,26 @@ from trackformat.sim.kernel.game import (
     NUMBERS,
     SHAPES,
 )
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, inlined
 
 Ints = npt.NDArray[np.int64]
 
-NO_MOVE = np.empty(0, np.int64)
-"""No move to follow: :func:`moves_after` gives the moves of the rolls."""
 
-
-@compiled
+@inlined
 def moves_for(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[Ints, ...],
               rules: tuple[Ints, ...]) -> Ints:
     """The legal moves of car ``index`` for each of ``rolls`` (sorted, distinct), roll by roll
     in the engine's order (the roll in each row's ``M_ROLL``)."""
-    return moves_after(cars, index, debris, rolls, board, rules, NO_MOVE)
+    return moves_after(cars, index, debris, rolls, board, rules, np.empty(0, np.int64))
 
 
 @compiled
 def moves_after(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[Ints, ...],
                 rules: tuple[Ints, ...], after: Ints) -> Ints:
-    """:func:`moves_for`; or, given a move ``after``, the slipstream extras that may follow it
-    (``rolls`` unused)."""
+    """:func:`moves_for` (``after`` empty); or, given a move ``after``, the slipstream extras
+    that may follow it (``rolls`` unused). (No array here is a module global: numba types a
+    global array as read-only, which would compile a second copy of everything it is passed
+    to.)"""
     (track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
      in_pit, is_box) = board[:10]
     numbers, game, flags, shapes = rules[NUMBERS], rules[GAME], rules[FLAGS], rules[SHAPES]
@@ -115,16 +114,16 @@ def moves_after(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[
     return rows
 
 
-@compiled
+@inlined
 def roll_moves(cars: Ints, index: int, debris: Ints, roll: int, board: tuple[Ints, ...],
                rules: tuple[Ints, ...]) -> Ints:
     """The legal moves of car ``index`` for one roll."""
     rolls = np.empty(1, np.int64)
     rolls[0] = roll
-    return moves_after(cars, index, debris, rolls, board, rules, NO_MOVE)
+    return moves_after(cars, index, debris, rolls, board, rules, np.empty(0, np.int64))
 
 
-@compiled
+@inlined
 def slipstream_moves(cars: Ints, index: int, debris: Ints, move: Ints,
                      board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> Ints:
     """The moves that add slipstream extras to ``move`` (none when it ends in no slipstream)."""
@@ -132,7 +131,7 @@ def slipstream_moves(cars: Ints, index: int, debris: Ints, move: Ints,
     if not game[G_SLIPSTREAM] or not has_leader(cars, index, move, board[IN_PIT], board[AHEAD],
                                                 game):
         return np.empty((0, kp.MOVE_COLUMNS), np.int64)
-    return moves_after(cars, index, debris, NO_MOVE, board, rules, move)
+    return moves_after(cars, index, debris, np.empty(0, np.int64), board, rules, move)
 
 
 @compiled
@@ -149,7 +148,7 @@ def super_start(moves: Ints, cars: Ints, index: int, spaces: int, ahead: Ints) -
     if clear:
         for i in range(len(moves)):
             if moves[i, kp.M_DEST] == space and moves[i, kp.M_DISTANCE] == spaces:
-                return moves[i:i + 1]
+                return moves[i:i + 1].copy()
     full = np.zeros(len(moves), np.bool_)
     blocked = np.zeros(len(moves), np.bool_)
     for i in range(len(moves)):

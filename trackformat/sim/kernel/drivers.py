@@ -20,7 +20,7 @@ import numpy.typing as npt
 from trackformat.sim.kernel import cautious as kcautious
 from trackformat.sim.kernel import strong as kstrong
 from trackformat.sim.kernel.dice import randrange
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import inlined
 
 Ints = npt.NDArray[np.int64]
 
@@ -31,7 +31,7 @@ KINDS = {"random": RANDOM, "cautious": CAUTIOUS, "strong": STRONG}
 KIND, SEEDS, CAUTIOUS_TABLES, STRONG_TABLES = range(4)
 
 
-@compiled
+@inlined
 def choose_gear(drivers: tuple, options: Ints, cars: Ints, index: int, debris: Ints,  # type: ignore[type-arg]
                 board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> int:
     """The row of ``options`` (gear option rows, lowest gear first) the car's driver takes."""
@@ -44,7 +44,7 @@ def choose_gear(drivers: tuple, options: Ints, cars: Ints, index: int, debris: I
     return randrange(drivers[SEEDS][index], len(options))
 
 
-@compiled
+@inlined
 def choose_move(drivers: tuple, moves: Ints, roll: int, cars: Ints, index: int,  # type: ignore[type-arg]
                 debris: Ints, board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> int:
     """The row of ``moves`` (never empty) the car's driver plays for ``roll``."""
@@ -58,7 +58,7 @@ def choose_move(drivers: tuple, moves: Ints, roll: int, cars: Ints, index: int, 
     return randrange(drivers[SEEDS][index], len(moves))
 
 
-@compiled
+@inlined
 def choose_slipstream(drivers: tuple, move: Ints, extras: Ints, cars: Ints, index: int,  # type: ignore[type-arg]
                       debris: Ints, board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> int:
     """The row of ``extras`` the car's driver takes after ``move``; -1 to decline."""

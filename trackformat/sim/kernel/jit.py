@@ -48,11 +48,45 @@ CACHE = Path(os.environ.get("NUMBA_CACHE_DIR") or cache_folder()) / f"kernel-{so
 """The folder numba keeps the compiled kernel in, for this version of its source."""
 
 import numba  # noqa: E402  (numba reads its settings when imported)
+from numba.core import types  # noqa: E402
 
 # Read by numba when each function below is decorated, so set before any of them is.
 numba.config.CACHE_DIR = str(CACHE)  # type: ignore[attr-defined]
 
 
 def compiled(function: F) -> F:
-    """``function`` compiled by numba in nopython mode, its machine code cached on disk."""
-    return cast(F, numba.njit(cache=True)(function))
+    """``function`` compiled by numba in nopython mode, its machine code cached on disk (see
+    :func:`_compiled`)."""
+    return _compiled(function, inline=False)
+
+
+def inlined(function: F) -> F:
+    """:func:`compiled`, and written into each compiled function that calls it rather than
+    called: for the thin wrappers and one-caller steps between the race loop and the move walk.
+
+    numba compiles every compiled function into its own library, which links in the machine
+    code of everything it calls and optimizes it again: each level of calls between the race
+    loop and the walk compiled the whole walk once more. A function written into its caller
+    adds no level."""
+    return _compiled(function, inline=True)
+
+
+def _compiled(function: F, inline: bool) -> F:
+    """``function`` compiled by numba, cached, and typed by plain argument types.
+
+    Called from compiled code with a constant argument (an event kind, a cause, -1 for "no
+    roll"), numba would compile a copy of the function, and of everything it calls, for each
+    constant value: the kernel's first compile took twice as long for it. The dispatcher here
+    types every call by the plain types of its arguments instead, so each function is compiled
+    once. Compiled code lets go of the interpreter while it runs, so a race on one thread leaves
+    the others (the editor's) free."""
+    dispatcher: Any = numba.njit(cache=True, nogil=True,
+                                 inline="always" if inline else "never")(function)
+    by_literal = dispatcher.get_call_template
+    plain: Callable[[Any], Any] = types.unliteral
+
+    def get_call_template(args: tuple[Any, ...], kws: dict[str, Any]) -> Any:
+        return by_literal(tuple(plain(a) for a in args), {k: plain(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return cast(F, dispatcher)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -23,6 +24,7 @@ import numpy.typing as npt
 from trackformat.rules import WEAR_CATEGORIES, Ruleset
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice, seed_state
+from trackformat.sim.core.events import Event
 from trackformat.sim.core.state import RaceState, Wear
 from trackformat.sim.kernel import ask
 from trackformat.sim.kernel import cars as kc
@@ -31,6 +33,7 @@ from trackformat.sim.kernel import drivers as kd
 from trackformat.sim.kernel import resolve as kr
 from trackformat.sim.kernel import strong as kstrong
 from trackformat.sim.kernel.arrays import BoardArrays
+from trackformat.sim.kernel.counts import CORNER_COUNTS, SPACE_COUNTS, count_log, count_tables
 from trackformat.sim.kernel.dice import State, randrange
 from trackformat.sim.kernel.game import (
     AHEAD,
@@ -59,7 +62,7 @@ from trackformat.sim.kernel.game import (
     board_tables,
     rule_set,
 )
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, inlined
 from trackformat.sim.kernel.log import (
     E_GEAR_ROLL,
     E_SHIFT,
@@ -79,7 +82,7 @@ from trackformat.sim.race.runner import CarResult, RaceResult
 
 Ints = npt.NDArray[np.int64]
 
-KERNEL_DRIVERS = frozenset({"random", "strong"})
+KERNEL_DRIVERS = frozenset({"random", "cautious", "strong"})
 """The bots (by their names in :data:`~trackformat.sim.drivers.bots.DRIVERS`) the kernel races."""
 
 _FIRST = True
@@ -110,20 +113,54 @@ class KernelRacer:
         self.strong = kstrong.tables(board, self.arrays, rules, self.laps,
                                      bool((kinds == kd.STRONG).any()))
         self.log, self.cursor = new_log()
+        self.last_cars = np.zeros((0, kc.CAR_COLUMNS), np.int64)
+        """The car table as the last race left it (for checks on the kernel's own numbers)."""
 
     def race(self, seed: int, driver_seeds: Sequence[int] | None = None) -> RaceResult:
-        """The race of ``seed``; car ``n``'s random driver is seeded as
-        ``RandomDriver(driver_seeds[n])`` seeds it (by default, as the test drives make them:
-        with the race's seed)."""
+        """The race of ``seed``, its events read back as the engine's; car ``n``'s random
+        driver is seeded as ``RandomDriver(driver_seeds[n])`` seeds it (by default, as the test
+        drives make them: with the race's seed)."""
+        played = self._play(seed, driver_seeds)
+        events = (*played.grid, *events_of(self.log, int(self.cursor[L_USED]), self.arrays))
+        return self._result(seed, played, events)
+
+    def count(self, seed: int, corners: Ints, spaces: Ints,
+              driver_seeds: Sequence[int] | None = None) -> RaceResult:
+        """The race of ``seed`` (bots seeded as :meth:`race` seeds them), its corner and space
+        counts added to the tables of :mod:`~trackformat.sim.kernel.counts`; the result has no
+        events, which is what spares a test drive reading them back one by one."""
+        played = self._play(seed, driver_seeds)
+        count_log(self.log, int(self.cursor[L_USED]), len(self.bots), self.arrays.corner,
+                  self.arrays.crossing, self.arrays.in_pit, self.arrays.pit_exit_crosses,
+                  corners, spaces)
+        return self._result(seed, played, ())
+
+    def count_tables(self) -> tuple[Ints, Ints]:
+        """Empty tables of corner and space counts for :meth:`count`."""
+        return count_tables(len(self.arrays.corner_names), len(self.arrays.names))
+
+    def read_counts(self, corners: Ints, spaces: Ints) -> tuple[dict[tuple[str, str], int],
+                                                                dict[tuple[str, str], int]]:
+        """The tables keyed as the test drive's counts are: (corner id, what), (space id,
+        what), the non-zero ones."""
+        corner_names, names = self.arrays.corner_names, self.arrays.names
+        by_corner = {(corner_names[c], CORNER_COUNTS[k]): int(corners[c, k])
+                     for c, k in zip(*np.nonzero(corners), strict=True)}
+        by_space = {(names[s], SPACE_COUNTS[k]): int(spaces[s, k])
+                    for s, k in zip(*np.nonzero(spaces), strict=True)}
+        return by_corner, by_space
+
+    def _play(self, seed: int, driver_seeds: Sequence[int] | None) -> _Played:
+        """Draw the grid and race to the end in compiled code, the events left in the log."""
         cars = len(self.bots)
         seeds = list(driver_seeds) if driver_seeds is not None else [seed] * cars
         dice = Dice(seed)
-        grid_events: list = []  # type: ignore[type-arg]
+        grid_events: list[Event] = []
         start = new_race(self.board, self.rules, cars, self.laps, dice, grid_events)
-        generators = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
-                               for car in range(cars)], np.uint64)
-        drivers = (self.kinds, generators, self.cautious, self.strong)
         while True:
+            generators = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
+                                   for car in range(cars)], np.uint64)
+            drivers = (self.kinds, generators, self.cautious, self.strong)
             table = kc.car_rows(start, self.arrays)
             race = np.array([start.sequence, 0], np.int64)
             debris = np.zeros(len(self.arrays.names), np.int64)
@@ -134,18 +171,20 @@ class KernelRacer:
                 break
             except OverflowError:  # the log is full: race again with a longer one
                 self.log, self.cursor = new_log(2 * len(self.log))
-                generators = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
-                                       for car in range(cars)], np.uint64)
-                drivers = (self.kinds, generators, self.cautious, self.strong)
-        events = (*grid_events, *events_of(self.log, int(self.cursor[L_USED]), self.arrays))
-        final = self._final(start, table, debris, turns, int(race[kr.R_SEQUENCE]))
+        self.last_cars = table
+        return _Played(tuple(grid_events), start, table, debris, turns, completed,
+                       int(race[kr.R_SEQUENCE]))
+
+    def _result(self, seed: int, played: _Played, events: tuple[Event, ...]) -> RaceResult:
+        final = self._final(played.start, played.table, played.debris, played.turns,
+                            played.sequence)
         results = tuple(
             CarResult(car=c.index, status=c.status, place=c.place, cause=c.cause,
                       laps=max(c.lap - 1, 0), space=c.space, wear=c.wear)
             for c in final.cars)
-        return RaceResult(seed=seed, laps=self.laps, turns=turns, events=events,
+        return RaceResult(seed=seed, laps=self.laps, turns=played.turns, events=events,
                           finish_order=final.finish_order, cars=results, final=final,
-                          completed=completed)
+                          completed=played.completed)
 
     def _run(self, table: Ints, race: Ints, debris: Ints, dice: State,
              drivers: tuple) -> tuple[int, bool]:  # type: ignore[type-arg]
@@ -186,6 +225,18 @@ class KernelRacer:
 _STATUS = {code: status for status, code in kc.STATUS.items()}
 
 
+class _Played(NamedTuple):
+    """A race played in compiled code, before its result is read."""
+
+    grid: tuple[Event, ...]
+    start: RaceState
+    table: Ints
+    debris: Ints
+    turns: int
+    completed: bool
+    sequence: int
+
+
 def kernel_race(board: Board, rules: Ruleset, bots: Sequence[str], seed: int,
                 laps: int | None = None, max_turns: int | None = None,
                 driver_seeds: Sequence[int] | None = None) -> RaceResult:
@@ -221,7 +272,7 @@ def _run(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # t
     return turn, over
 
 
-@compiled
+@inlined
 def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # type: ignore[type-arg]
               index: int, board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints,
               cursor: Ints) -> None:
@@ -272,7 +323,7 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,
         _play(cars, race, debris, dice, index, moves[chosen], -1, board, rules, log, cursor)
 
 
-@compiled
+@inlined
 def _pay_shift(cars: Ints, index: int, option: Ints, debris: Ints, in_pit: Ints,
                numbers: Ints, log: Ints, cursor: Ints) -> None:
     """Put the car in its chosen gear and pay for the shift (see
@@ -295,7 +346,7 @@ def _pay_shift(cars: Ints, index: int, option: Ints, debris: Ints, in_pit: Ints,
         kr._eliminate(cars, index, 8, debris, in_pit, numbers, log, cursor)
 
 
-@compiled
+@inlined
 def _play(cars: Ints, race: Ints, debris: Ints, dice: State, index: int, move: Ints,
           gear_roll: int, board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints,
           cursor: Ints) -> None:

@@ -52,7 +52,7 @@ from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.game import CONTACTS, CORNER, CROSSING, IN_PIT, LANE, LANE_INDEX
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, inlined
 from trackformat.sim.move.gears import face_distribution
 from trackformat.sim.race.grid import new_race
 
@@ -195,7 +195,8 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
                     value = _gear_value(tables, option, shared, cars, index, board)
                 else:
                     row = tables[4][option[kc.O_GEAR] - 1]
-                    moves = ask.moves_for(cars, index, debris, row[:row[CHANCE]], board, rules)
+                    moves = ask.moves_for(cars, index, debris, row[:row[CHANCE]].copy(), board,
+                                         rules)
                     value = _gear_value(tables, option, moves, cars, index, board)
                 car[kc.C_GEAR:kc.C_WEAR + 6] = kept
             if best < 0 or value > best_value or (
@@ -235,7 +236,7 @@ def slipstream(tables: Tables, move: Ints, extras: Ints, cars: Ints, index: int,
     return best if values[best] > worth else -1
 
 
-@compiled
+@inlined
 def _worth_a_look(tables: Tables, options: Ints, car: Ints, board: tuple[Ints, ...],
                   looked: Ints) -> float:
     """``StrongDriver._worth_a_look``: the turns the outlook expects for a car alone; the
@@ -283,7 +284,7 @@ def _worth_a_look(tables: Tables, options: Ints, car: Ints, board: tuple[Ints, .
     return best
 
 
-@compiled
+@inlined
 def _same_moves(option: Ints) -> bool:
     """Whether the car shifted into ``option`` has the moves of the car as it stands: the
     shift spends no brakes or tyres WP (the only wear its moves depend on) and does not put it
@@ -292,7 +293,7 @@ def _same_moves(option: Ints) -> bool:
             and option[kc.O_COST + kc.C_TYRES - kc.C_WEAR] == 0 and not option[kc.O_ELIMINATES])
 
 
-@compiled
+@inlined
 def _shared_moves(tables: Tables, options: Ints, looked: Ints, batch: int, cars: Ints,
                   index: int, debris: Ints, board: tuple[Ints, ...],
                   rules: tuple[Ints, ...]) -> Ints:
@@ -461,7 +462,7 @@ def _values(tables: Tables, moves: Ints, first: int, last: int, gear: int, cars:
     return found
 
 
-@compiled
+@inlined
 def _read(turns: Floats, starts: Ints, lane: int, phase: int, at: int) -> float:
     """The outlook's table of ``lane`` and ``phase`` at ``at``, read as the readable driver
     reads it: a negative place counts from the table's end (a car in no gear yet, at a super

@@ -1,0 +1,103 @@
+"""How the compiled race kernel starts and scales: the first race in a new process with an empty
+compile cache (cold) and with a full one (warm), and a test drive on one worker process against
+two.
+
+Prints figures, no assertions. Each start is measured in a fresh Python process (``python -c``),
+from the interpreter's start to the first race's result: the imports, the board, the drivers'
+tables, loading or compiling the kernel, and the race itself. Times are the child's CPU time
+(user + system, from ``resource``), and its wall-clock time as well; the workers' rows are
+wall-clock (the work is in other processes), so a busy machine shows in them: run it on a quiet
+one.
+
+    python benchmarks/kernel_speed.py                    # Monaco, 10 strong cars, 2 laps
+    python benchmarks/kernel_speed.py --bot cautious --races 200
+    python benchmarks/kernel_speed.py --skip-cold        # keep the user's cache, measure warm only
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+FIRST_RACE = """
+from trackformat.io import load_track
+from trackformat.rules import load_ruleset
+from trackformat.sim import Board
+from trackformat.sim.kernel.race import KernelRacer
+board = Board.of(load_track({track!r}))
+KernelRacer(board, load_ruleset("formula-d"), [{bot!r}] * {cars}, {laps}).race(1)
+"""
+
+
+def first_race(cache: str | None, bot: str, cars: int, laps: int) -> tuple[float, float]:
+    """(CPU s, wall s) of a new process that races once; ``cache``: its NUMBA_CACHE_DIR."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = cache
+    code = FIRST_RACE.format(track=str(ROOT / "tracks" / "monaco.json"), bot=bot, cars=cars,
+                             laps=laps)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=ROOT,
+                   stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall
+
+
+def batch_rate(bot: str, cars: int, laps: int, races: int, workers: int) -> float:
+    """Races per second (wall-clock) of a kernel test drive on ``workers`` processes, the
+    workers' start included."""
+    from trackformat.io import load_track
+    from trackformat.rules import load_ruleset
+    from trackformat.sim.batch.testdrive import DriveSpec, prepare, run_batch
+
+    spec = DriveSpec.of(load_track(ROOT / "tracks" / "monaco.json"), load_ruleset("formula-d"),
+                        (bot,) * cars, seed=7, laps=laps, engine="kernel")
+    context = prepare(spec)
+    started = time.perf_counter()
+    run_batch(spec, races, workers=workers, context=context)
+    return races / (time.perf_counter() - started)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="strong")
+    parser.add_argument("--cars", type=int, default=10)
+    parser.add_argument("--laps", type=int, default=2)
+    parser.add_argument("--races", type=int, default=2000, help="races of the workers' batches")
+    parser.add_argument("--skip-cold", action="store_true")
+    args = parser.parse_args(argv)
+    print(f"Monaco, {args.cars} {args.bot} cars, {args.laps} laps")
+    if not args.skip_cold:
+        with tempfile.TemporaryDirectory() as empty:
+            cpu, wall = first_race(empty, args.bot, args.cars, args.laps)
+            print(f"cold start to the first race: {cpu:6.1f} s CPU, {wall:6.1f} s wall "
+                  "(empty cache: compiles the kernel)")
+            cpu, wall = first_race(empty, args.bot, args.cars, args.laps)
+            print(f"warm start to the first race: {cpu:6.1f} s CPU, {wall:6.1f} s wall "
+                  "(the cache the cold start filled)")
+    else:
+        first_race(None, args.bot, args.cars, args.laps)  # fills the user's cache if needed
+        cpu, wall = first_race(None, args.bot, args.cars, args.laps)
+        print(f"warm start to the first race: {cpu:6.1f} s CPU, {wall:6.1f} s wall")
+    one = batch_rate(args.bot, args.cars, args.laps, args.races, 1)
+    two = batch_rate(args.bot, args.cars, args.laps, args.races, 2)
+    print(f"test drive of {args.races} races: {one:6.1f} races/s on 1 worker, {two:6.1f} on 2 "
+          f"({two / one:.2f} times), {os.cpu_count()} cores")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
