@@ -82,7 +82,7 @@ from trackformat.sim.race.runner import CarResult, RaceResult
 
 Ints = npt.NDArray[np.int64]
 
-KERNEL_DRIVERS = frozenset({"random", "cautious"})
+KERNEL_DRIVERS = frozenset({"random", "cautious", "strong"})
 """The bots (by their names in :data:`~trackformat.sim.drivers.bots.DRIVERS`) the kernel races."""
 
 _FIRST = True

@@ -1,0 +1,42 @@
+"""The strong driver in the kernel over whole races: full grids, two laps, so that every phase
+of its outlook is read and the pit window opens (the drivers weigh the moves into their boxes);
+alone and among random drivers, under either ruleset, event for event as the readable engine.
+
+Short races of every kernel driver on every track are compared in
+:mod:`tests.sim.test_kernel_drivers`, which races the strong driver too."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.sim.test_kernel_moves import PRESETS, board
+from trackformat.rules import load_ruleset
+from trackformat.sim import RandomDriver, run_race
+from trackformat.sim.drivers.strong import StrongDriver
+from trackformat.sim.kernel.race import KernelRacer
+from trackformat.sim.race.runner import RaceResult
+
+
+def assert_same_race(got: RaceResult, expected: RaceResult, where: tuple[object, ...]) -> None:
+    assert got.events == expected.events, where
+    assert got.cars == expected.cars, where
+    assert got.final == expected.final, where
+    assert got.final.debris == expected.final.debris, where
+    assert (got.turns, got.completed, got.finish_order) == (
+        expected.turns, expected.completed, expected.finish_order), where
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("lineup", ["strong", "strong and random"])
+def test_strong_drivers_race_two_laps_of_monaco_as_the_readable_engine(preset: str,
+                                                                       lineup: str) -> None:
+    rules = load_ruleset(preset)
+    the_board = board("monaco-snapshot")
+    bots = ["strong"] * 10 if lineup == "strong" else ["strong", "random"] * 5
+    racer = KernelRacer(the_board, rules, bots, laps=2)
+    for seed in range(2):
+        seeds = [seed * 10 + car for car in range(len(bots))]
+        drivers = [StrongDriver(s) if bot == "strong" else RandomDriver(s)
+                   for bot, s in zip(bots, seeds, strict=True)]
+        expected = run_race(the_board, rules, drivers, seed, laps=2)
+        assert_same_race(racer.race(seed, seeds), expected, (preset, lineup, seed))
