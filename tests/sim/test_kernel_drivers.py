@@ -45,3 +45,8 @@ def test_each_driver_races_as_the_readable_engine(driver: str, track: str, prese
 @pytest.mark.parametrize("preset", PRESETS)
 def test_mixed_lineups_race_as_the_readable_engine(track: str, preset: str) -> None:
     assert_same_races(track, preset, sorted(KERNEL_DRIVERS), range(40))
+
+
+def test_the_kernel_races_every_bot_the_engine_offers() -> None:
+    # Test drives race on the kernel by default: every bot must be one it races.
+    assert set(DRIVERS) == KERNEL_DRIVERS

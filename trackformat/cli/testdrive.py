@@ -378,9 +378,9 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="race on the Dask cluster of this scheduler (tcp://HOST:8786); "
                             "needs the cluster extra, see docs/scale.md")
-    drive.add_argument("--engine", choices=ENGINES, default="reference",
-                       help="the compiled kernel or the readable reference engine (default): "
-                            "the same races, the same report")
+    drive.add_argument("--engine", choices=ENGINES, default=ENGINES[0],
+                       help="the compiled race kernel (default) or the readable reference "
+                            "engine: the same races, the same report")
     drive.add_argument("--json", metavar="OUT",
                        help="write the full report (or the comparison) as JSON to OUT "
                             "('-': to stdout, no text)")

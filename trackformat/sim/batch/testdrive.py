@@ -120,14 +120,14 @@ class DriveSpec:
     laps: int
     seed: int
     max_turns: int | None = None
-    engine: str = "reference"
+    engine: str = "kernel"
     """Which engine races: ``kernel`` (compiled) or ``reference`` (readable); both give the
     same races, so the same report."""
 
     @classmethod
     def of(cls, track: Track, rules: Ruleset, bots: tuple[str, ...], seed: int,
            laps: int | None = None, max_turns: int | None = None,
-           engine: str = "reference") -> DriveSpec:
+           engine: str = "kernel") -> DriveSpec:
         """A spec from loaded values (``laps`` defaults to the track's)."""
         return cls(track=track_to_document(track),
                    ruleset=rules.model_dump(mode="json", by_alias=True), bots=bots,
