@@ -7,6 +7,9 @@ Short races of every kernel driver on every track are compared in
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 from tests.sim.test_kernel_moves import PRESETS, board
@@ -40,3 +43,22 @@ def test_strong_drivers_race_two_laps_of_monaco_as_the_readable_engine(preset: s
                    for bot, s in zip(bots, seeds, strict=True)]
         expected = run_race(the_board, rules, drivers, seed, laps=2)
         assert_same_race(racer.race(seed, seeds), expected, (preset, lineup, seed))
+
+
+def test_the_strong_tables_kept_on_disk_are_the_ones_built(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from trackformat.sim.kernel import strong as kstrong
+    from trackformat.sim.kernel.moves import board_arrays
+
+    monkeypatch.setattr(kstrong, "CACHE", tmp_path)
+    the_board = board("ring")
+    rules = load_ruleset("formula-d")
+    built = kstrong.tables(the_board, board_arrays(the_board), rules, 2, True)
+    assert len(list(tmp_path.rglob("*.npz"))) == 1
+    loaded = kstrong.tables(the_board, board_arrays(the_board), rules, 2, True)
+    for mine, theirs in zip(built, loaded, strict=True):
+        assert mine.dtype == theirs.dtype and mine.flags.c_contiguous == theirs.flags.c_contiguous
+        assert np.array_equal(mine, theirs)
+    other = kstrong.tables(the_board, board_arrays(the_board), rules, 3, True)
+    assert len(list(tmp_path.rglob("*.npz"))) == 2, "another race length: other tables"
+    assert not np.array_equal(other[2], built[2]) or other[1].tolist() != built[1].tolist()

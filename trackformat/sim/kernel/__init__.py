@@ -19,6 +19,7 @@ kernel reproduces it race for race, event for event, and tests compare the two. 
 - ``cars``: the cars as a table of ints, the gears a car may take, the order of play;
 - ``resolve``: playing a chosen move and the rolls it sets off, writing its events;
 - ``log``: the events as rows of ints, and read back as the engine's event values;
+- ``counts``: a race's corner and space counts read from its log, for test drives;
 - ``drivers``, ``cautious``, ``strong``: the bots' choices (the random driver's in ``drivers``);
 - ``race``: whole races (:class:`~trackformat.sim.kernel.race.KernelRacer`), which the batch
   runner uses unless asked for the reference engine;

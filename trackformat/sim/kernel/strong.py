@@ -37,7 +37,11 @@ the face's first move and the kernel its best.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -52,7 +56,7 @@ from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.game import CONTACTS, CORNER, CROSSING, IN_PIT, LANE, LANE_INDEX
-from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.jit import CACHE, compiled, inlined
 from trackformat.sim.move.gears import face_distribution
 from trackformat.sim.race.grid import new_race
 
@@ -86,7 +90,48 @@ factor (the odds of a top result times those of losing an engine WP on its roll)
 def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
            wanted: bool) -> Tables:
     """What the driver reads, built once per batch (placeholders of the same types when no
-    car needs them)."""
+    car needs them); kept on disk beside the compiled kernel, since building the outlook takes
+    a second, which every new process (a worker, the editor's live test drive) would pay."""
+    if not wanted:
+        return _tables(board, arrays, rules, laps, wanted)
+    key = _key(board, arrays, rules, laps)
+    path = CACHE / "strong-tables" / f"{key}.npz"
+    try:
+        with np.load(path) as stored:
+            return tuple(stored[f"t{n}"] for n in range(6))
+    except (OSError, ValueError, KeyError):
+        pass  # not kept yet, or unreadable: built again
+    built = _tables(board, arrays, rules, laps, wanted)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{key}.{os.getpid()}.npz")
+        named: dict[str, Any] = {f"t{n}": table for n, table in enumerate(built)}
+        np.savez(temporary, **named)
+        os.replace(temporary, path)
+    except OSError:
+        pass  # a read-only cache folder only costs the next process the second
+    return built
+
+
+def _key(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> str:
+    """What the tables depend on: the lanes and their corners, the pit exit, the rules, the
+    race's length, and the source of the readable driver and of its outlook."""
+    digest = hashlib.blake2b(digest_size=16)
+    for table in (arrays.lane, arrays.lane_index, arrays.lane_length, arrays.corner,
+                  arrays.corner_stops):
+        digest.update(np.ascontiguousarray(table).tobytes())
+    exit_space = board.pit_exit_target
+    exit_at = (board.lane.get(exit_space), board.lane_index.get(exit_space)) if exit_space else ()
+    digest.update(repr((exit_at, board.pit_exit_crosses, laps)).encode())
+    digest.update(rules.model_dump_json().encode())
+    for module in (reference, ol):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()
+
+
+def _tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
+            wanted: bool) -> Tables:
+    """:func:`tables`, built."""
     numbers = np.zeros(FLOAT_COLUMNS, np.float64)
     ints = np.zeros(INT_COLUMNS, np.int64)
     faces = np.full((max(len(rules.dice.gears), 1), CHANCE + 1), -1, np.int64)
