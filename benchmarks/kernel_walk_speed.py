@@ -241,9 +241,8 @@ def racer(board: Board, rules: Ruleset, bot: str, cars: int,
 COLD_WALK = """
 import time
 import numpy as np
-from trackformat.sim.kernel import price as kp, walk as kw, warm
+from trackformat.sim.kernel import price as kp, walk as kw
 start = time.process_time()
-warm._tiny_walk()
 ints = np.int64
 none = np.full((2, 1), -1, ints)
 zeros = np.zeros(2, ints)
@@ -251,6 +250,12 @@ origin = np.zeros(kw.ROUTE_COLUMNS, ints)
 origin[kw.R_PATH:] = -1
 origin[kw.R_LOCK] = -1
 origin[kw.R_CORNER] = -1
+# A car on a straight of two spaces, with the argument types of a real board.
+kp.legal_move_rows(
+    np.array([[1], [-1]], ints), none, none, zeros, np.array([0, 1], ints), np.array([2], ints),
+    np.full(2, -1, ints), np.zeros(1, ints), zeros, zeros, origin, zeros, zeros,
+    np.full((1, 1), -1, ints), np.zeros(1, ints), np.array([1], ints), False, -1, 2, 3, 6,
+    False, 1, 1, 2, 1, 7, np.zeros(7, ints), np.zeros(7, ints))
 move = np.full(kp.MOVE_COLUMNS, -1, ints)
 move[kp.M_ROLL] = move[kp.M_DISTANCE] = 1
 move[kp.M_DEST] = move[kp.M_ROUTE] = 1

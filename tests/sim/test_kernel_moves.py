@@ -25,7 +25,8 @@ from trackformat.rules import load_ruleset
 from trackformat.sim import Board, legal_moves, legal_moves_by_roll
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.moves import engine_move, kernel_moves, kernel_moves_by_roll
-from trackformat.sim.kernel.warm import ensure_compiled
+from trackformat.sim.kernel.race import KernelRacer
+from trackformat.sim.kernel.warm import announced
 
 SHIPPED = sorted((Path(__file__).parent.parent.parent / "tracks").glob("*.json"))
 TRACKS = ["ring", "monaco-snapshot", *(p.stem for p in SHIPPED)]
@@ -83,12 +84,14 @@ def test_the_board_arrays_number_every_space_and_keep_the_engine_order() -> None
 def test_a_cold_kernel_says_on_stderr_that_it_is_compiling_and_how_long_it_took(
         tmp_path: Path) -> None:
     err = io.StringIO()
-    seconds = ensure_compiled(err, folder=tmp_path)
+    kernel = KernelRacer(board("ring"), load_ruleset("formula-d"), ["random", "random"], 1)
+    result, seconds = announced(lambda: kernel.race(3), err=err, folder=tmp_path)
+    assert result.turns > 0
     lines = err.getvalue().splitlines()
     assert lines[0] == f"trackformat: compiling the race kernel, once (kept in {tmp_path})..."
     assert lines[1] == f"trackformat: race kernel compiled in {seconds:.1f} s"
     (tmp_path / "kernel_0123").mkdir()
-    (tmp_path / "kernel_0123" / "price.legal_move_rows-258.py311.nbi").touch()
+    (tmp_path / "kernel_0123" / "race._run-270.py311.nbi").touch()
     err = io.StringIO()
-    ensure_compiled(err, folder=tmp_path)
+    announced(lambda: kernel.race(3), err=err, folder=tmp_path)
     assert err.getvalue() == "", "a warm cache compiles nothing and says nothing"

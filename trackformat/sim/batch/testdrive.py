@@ -199,7 +199,7 @@ def prepare_compiled(spec: DriveSpec) -> DriveContext:
     if spec.engine == "kernel":
         from trackformat.sim.kernel.warm import is_cached
 
-        if not is_cached(entry="race._run-"):
+        if not is_cached():
             document = json.dumps(dataclasses.asdict(spec))
             subprocess.run([sys.executable, "-m", "trackformat.sim.batch.testdrive"],
                            input=document, text=True, check=False, capture_output=True)

@@ -2,9 +2,10 @@
 
 numba compiles a function the first time it runs; from then on its machine code comes from the
 cache folder (:data:`~trackformat.sim.kernel.jit.CACHE`). The first run after an install
-(or after the kernel's code changed) therefore spends some seconds compiling: rather than let a
-test drive seem to hang, :func:`ensure_compiled` says on stderr that it is compiling, and how
-long it took.
+(or after the kernel's code changed) therefore spends a minute or so compiling: rather than let
+a test drive seem to hang, the first race of a process (:func:`announced`) says on stderr that
+it is compiling, and how long it took; :func:`is_cached` tells a caller that wants to compile
+ahead (the editor, in a process of its own) whether it needs to.
 """
 
 from __future__ import annotations
@@ -15,15 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-import numpy as np
-
-from trackformat.sim.kernel import price as kp
-from trackformat.sim.kernel import walk as kw
-from trackformat.sim.kernel.dice import draws, new_state
 from trackformat.sim.kernel.jit import CACHE
 
-ENTRY = "price.legal_move_rows-"
-"""How the cache index of the kernel's entry point starts (numba names it module.function-line)."""
+ENTRY = "race._run-"
+"""How the cache index of the kernel's entry point, the race loop, starts (numba names it
+module.function-line): it is written once the whole kernel is compiled."""
 
 T = TypeVar("T")
 
@@ -51,33 +48,3 @@ def announced(run: Callable[[], T], entry: str = ENTRY, err: TextIO | None = Non
     if cold:
         print(f"trackformat: race kernel compiled in {seconds:.1f} s", file=stream, flush=True)
     return result, seconds
-
-
-def ensure_compiled(err: TextIO | None = None, folder: Path | None = None) -> float:
-    """Run the move walk and the dice once on a tiny board, so that they are compiled (or
-    loaded from the cache) now; the seconds it took, said on stderr when the cache is cold.
-    (Whole races are announced the same way on the first race of a process.)"""
-
-    def run() -> None:
-        _tiny_walk()
-        draws(new_state(0), np.array([20], np.int64))
-
-    return announced(run, ENTRY, err, folder)[1]
-
-
-def _tiny_walk() -> None:
-    """The legal moves of a car on a straight of two spaces, with the argument types of a real
-    board (so the compiled code is the one races use)."""
-    ints = np.int64
-    track_next = np.array([[1], [-1]], ints)
-    none = np.full((2, 1), -1, ints)
-    zeros = np.zeros(2, ints)
-    origin = np.zeros(kw.ROUTE_COLUMNS, ints)
-    origin[kw.R_PATH:] = -1
-    origin[kw.R_LOCK] = -1
-    origin[kw.R_CORNER] = -1
-    kp.legal_move_rows(
-        track_next, none, none, zeros, np.array([0, 1], ints), np.array([2], ints),
-        np.full(2, -1, ints), np.zeros(1, ints), zeros, zeros, origin, zeros, zeros,
-        np.full((1, 1), -1, ints), np.zeros(1, ints), np.array([1], ints), False, -1, 2, 3, 6,
-        False, 1, 1, 2, 1, 7, np.zeros(7, ints), np.zeros(7, ints))
