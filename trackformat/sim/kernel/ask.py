@@ -41,33 +41,40 @@ from trackformat.sim.kernel.game import (
     SHAPES,
 )
 from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.workspace import Workspace
 
 Ints = npt.NDArray[np.int64]
 
 
 @inlined
 def moves_for(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[Ints, ...],
-              rules: tuple[Ints, ...]) -> Ints:
+              rules: tuple[Ints, ...], workspace: Workspace) -> Ints:
     """The legal moves of car ``index`` for each of ``rolls`` (sorted, distinct), roll by roll
     in the engine's order (the roll in each row's ``M_ROLL``)."""
-    return moves_after(cars, index, debris, rolls, board, rules, np.empty(0, np.int64))
+    return moves_after(cars, index, debris, rolls, board, rules, np.empty(0, np.int64), workspace)
 
 
 @compiled
 def moves_after(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[Ints, ...],
-                rules: tuple[Ints, ...], after: Ints) -> Ints:
+                rules: tuple[Ints, ...], after: Ints, workspace: Workspace) -> Ints:
     """:func:`moves_for` (``after`` empty); or, given a move ``after``, the slipstream extras
-    that may follow it (``rolls`` unused). (No array here is a module global: numba types a
+    that may follow it (``rolls`` unused); worked out in ``workspace`` (see
+    :mod:`~trackformat.sim.kernel.workspace`). (No array here is a module global: numba types a
     global array as read-only, which would compile a second copy of everything it is passed
     to.)"""
     (track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
      in_pit, is_box) = board[:10]
-    numbers, game, flags, shapes = rules[NUMBERS], rules[GAME], rules[FLAGS], rules[SHAPES]
+    numbers, game, flags = rules[NUMBERS], rules[GAME], rules[FLAGS]
     car = cars[index]
-    occupied = np.zeros(len(lane), np.int64)
-    spots = np.zeros(len(lane_length), np.int64)
-    width = len(cars) + int(debris.sum()) + 1
-    passable = np.full((len(lane_length), width), -1, np.int64)
+    walk_space, price_space, (occupied, spots, passable, origin) = workspace
+    if (len(occupied) != len(lane) or len(spots) < len(lane_length)
+            or passable.shape[1] < len(cars) + len(debris) + 1):
+        occupied = np.empty(len(lane), np.int64)
+        spots = np.empty(max(len(lane_length), 1), np.int64)
+        passable = np.empty((max(len(lane_length), 1), len(cars) + len(debris) + 1), np.int64)
+        origin = np.empty(kw.ROUTE_COLUMNS, np.int64)
+    occupied[:] = 0
+    spots[:] = 0
     for other in range(len(cars)):
         if other != index and cars[other, kc.C_STATUS] <= kc.SPUN:
             s = cars[other, kc.C_SPACE]
@@ -75,12 +82,12 @@ def moves_after(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[
             if lane[s] >= 0:
                 passable[lane[s], spots[lane[s]]] = lane_index[s]
                 spots[lane[s]] += 1
-    for s in np.flatnonzero(debris):
-        if lane[s] >= 0:
+    for s in range(len(debris)):
+        if debris[s] and lane[s] >= 0:
             passable[lane[s], spots[lane[s]]] = lane_index[s]
             spots[lane[s]] += 1
     start = car[kc.C_SPACE]
-    origin = np.zeros(kw.ROUTE_COLUMNS, np.int64)
+    origin[:kw.R_PATH] = 0
     origin[kw.R_PATH:] = -1
     origin[kw.R_END] = start
     origin[kw.R_LOCK] = -1
@@ -94,44 +101,60 @@ def moves_after(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[
             and game[G_MAX_STOPS] >= 0 and car[kc.C_PIT_STOPS] < game[G_MAX_STOPS]):
         done = car[kc.C_LAP] if numbers[kr.P_PIT_EXIT_CROSSES] else car[kc.C_LAP] - 1
         may_pit = 0 <= done < 64 and flags[F_WINDOW, done] == 1
+    spun = car[kc.C_STATUS] == kc.SPUN
+    shapes = np.zeros((1, 1), np.int64)
     if len(after):
-        extras: Ints = kp.slipstream_rows(
-            track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
-            corner_stops, in_pit, is_box, origin, occupied, debris, passable, spots, after,
-            game[G_SLIP_EXTRA], shapes, game[G_SLIP_BRAKES], game[G_SLIP_TYRES], may_pit,
-            car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES], car[kc.C_TYRES],
-            car[kc.C_STATUS] == kc.SPUN, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
-            game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM],
-            flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES])
-        return extras
-    rows: Ints = kp.legal_move_rows(
-        track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
-        in_pit, is_box, origin, occupied, debris, passable, spots, rolls, may_pit,
-        car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES], car[kc.C_TYRES],
-        car[kc.C_STATUS] == kc.SPUN, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
-        game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM],
-        flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES])
+        walk, terms, rolls = kp.slipstream_walk(
+            origin, lane, after, game[G_SLIP_EXTRA], game[G_SLIP_BRAKES], game[G_SLIP_TYRES],
+            may_pit, car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES], car[kc.C_TYRES],
+            spun, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
+            game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM])
+        shapes = rules[SHAPES]
+    else:
+        walk, terms = kp.ordinary_walk(
+            origin, rolls, may_pit, car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES],
+            car[kc.C_TYRES], spun, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
+            game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM])
+    rows: Ints = kp._moves(
+        (track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
+         in_pit, is_box), (occupied, debris, passable, spots), origin, walk, shapes, rolls,
+        terms, flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES], walk_space, price_space)
     return rows
 
 
 @inlined
 def roll_moves(cars: Ints, index: int, debris: Ints, roll: int, board: tuple[Ints, ...],
-               rules: tuple[Ints, ...]) -> Ints:
+               rules: tuple[Ints, ...], workspace: Workspace) -> Ints:
     """The legal moves of car ``index`` for one roll."""
     rolls = np.empty(1, np.int64)
     rolls[0] = roll
-    return moves_after(cars, index, debris, rolls, board, rules, np.empty(0, np.int64))
+    return moves_after(cars, index, debris, rolls, board, rules, np.empty(0, np.int64), workspace)
+
+
+@inlined
+def rows_of_roll(moves: Ints, roll: int) -> Ints:
+    """The rows of ``roll`` among ``moves`` (several rolls' moves, roll by roll, as
+    :func:`moves_for` gives them): that roll's moves, as :func:`roll_moves` would find them, for
+    a roll's moves do not depend on the other rolls asked with it."""
+    first = 0
+    while first < len(moves) and moves[first, kp.M_ROLL] < roll:
+        first += 1
+    last = first
+    while last < len(moves) and moves[last, kp.M_ROLL] == roll:
+        last += 1
+    return moves[first:last].copy()
 
 
 @inlined
 def slipstream_moves(cars: Ints, index: int, debris: Ints, move: Ints,
-                     board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> Ints:
+                     board: tuple[Ints, ...], rules: tuple[Ints, ...],
+                     workspace: Workspace) -> Ints:
     """The moves that add slipstream extras to ``move`` (none when it ends in no slipstream)."""
     game = rules[GAME]
     if not game[G_SLIPSTREAM] or not has_leader(cars, index, move, board[IN_PIT], board[AHEAD],
                                                 game):
         return np.empty((0, kp.MOVE_COLUMNS), np.int64)
-    return moves_after(cars, index, debris, np.empty(0, np.int64), board, rules, move)
+    return moves_after(cars, index, debris, np.empty(0, np.int64), board, rules, move, workspace)
 
 
 @compiled

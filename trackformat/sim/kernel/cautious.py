@@ -21,7 +21,8 @@ from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.ask import moves_for
 from trackformat.sim.kernel.game import CONTACTS, CORNER, CORNER_STOPS, IN_PIT
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.workspace import Workspace
 
 Ints = npt.NDArray[np.int64]
 Tables = tuple[Ints, Ints, Ints]
@@ -65,10 +66,12 @@ def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
     return room, dice, numbers
 
 
-@compiled
+@inlined
 def safe(tables: Tables, car: Ints, move: Ints, board: tuple[Ints, ...]) -> bool:
     """Whether ``move`` keeps the car (its row as the move is chosen) in the race within the
-    driver's margins (see :meth:`~trackformat.sim.drivers.bots.CautiousDriver.safe`)."""
+    driver's margins (see :meth:`~trackformat.sim.drivers.bots.CautiousDriver.safe`).
+    Written into its callers: asked of nearly every move, a call handing down the board's
+    arrays cost more than the answer."""
     room_of, dice, numbers = tables
     if move[kp.M_ELIMINATED] != kp.NOT_ELIMINATED or move[kp.M_SPIN]:
         return False
@@ -121,10 +124,13 @@ def _shifted(car: Ints, option: Ints) -> Ints:
 
 @compiled
 def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
-         board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> int:
+         board: tuple[Ints, ...], rules: tuple[Ints, ...],
+         workspace: Workspace) -> tuple[int, Ints]:
     """The highest gear whose every face leaves a safe move; failing that, the gear likeliest to
     leave a move that neither eliminates nor spins the car (the cheaper, then the lower, on a
-    tie).
+    tie). With it, the moves of every face of that gear as the car has them once its shift is
+    paid (no rows when the driver did not find them), for the race to read its roll's moves
+    from.
 
     A car's moves do not depend on its gear, only on its WP: the moves of every face of every
     gear that costs nothing to take are found in one walk, and the rare costly downshift gets a
@@ -138,8 +144,14 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
             g = options[k, kc.O_GEAR]
             for f in range(dice[g - 1, D_COUNT]):
                 wanted[dice[g - 1, f]] = True
-    shared = moves_for(cars, index, debris, np.flatnonzero(wanted).astype(np.int64), board,
-                       rules)
+    rolls = np.empty(64, np.int64)
+    asked = 0
+    for roll in range(64):
+        if wanted[roll]:
+            rolls[asked] = roll
+            asked += 1
+    shared = moves_for(cars, index, debris, rolls[:asked], board, rules, workspace)
+    shared_starts = _roll_starts(shared)
     chances = np.full(len(options), -1.0)
     for k in range(len(options) - 1, -1, -1):  # options come lowest gear first
         option = options[k]
@@ -148,20 +160,20 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
         g = option[kc.O_GEAR]
         count = dice[g - 1, D_COUNT]
         shifted = _shifted(car, option)
-        moves = shared
+        moves, starts = shared, shared_starts
         if _costly(option):
             cars[index] = shifted
-            moves = moves_for(cars, index, debris, dice[g - 1, :count].copy(), board, rules)
+            moves = moves_for(cars, index, debris, dice[g - 1, :count].copy(), board, rules,
+                              workspace)
             cars[index] = car
+            starts = _roll_starts(moves)
         every_face_safe = True
         survivable = 0
         for f in range(count - 1, -1, -1):  # the highest face first: the likeliest unsafe
             face = dice[g - 1, f]
             any_safe = False
             any_survives = False
-            for m in range(len(moves)):
-                if moves[m, kp.M_ROLL] != face:
-                    continue
+            for m in range(starts[face], starts[face + 1]):
                 if not any_safe and safe(tables, shifted, moves[m], board):
                     any_safe = True
                 if moves[m, kp.M_ELIMINATED] == kp.NOT_ELIMINATED and not moves[m, kp.M_SPIN]:
@@ -171,7 +183,7 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
             if any_survives:
                 survivable += dice[gears + g - 1, f]
         if every_face_safe:
-            return k
+            return k, moves
         chances[k] = survivable / dice[gears + g - 1, D_COUNT]
     # No gear is safe on every face: the first of the best by (chance, cheaper, lower), the
     # eliminating options rated 0 (or all of them, should every option eliminate).
@@ -185,7 +197,22 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
             continue
         if best < 0 or _gear_key_greater(options[k], chances[k], options[best], chances[best]):
             best = k
-    return best
+    if options[best, kc.O_ELIMINATES] or _costly(options[best]):
+        return best, np.empty((0, kp.MOVE_COLUMNS), np.int64)
+    return best, shared
+
+
+@compiled
+def _roll_starts(moves: Ints) -> Ints:
+    """Where each roll's rows begin in ``moves`` (roll by roll): roll ``r``'s rows are
+    ``starts[r]`` to ``starts[r + 1]``."""
+    starts = np.empty(65, np.int64)
+    at = 0
+    for roll in range(65):
+        while at < len(moves) and moves[at, kp.M_ROLL] < roll:
+            at += 1
+        starts[roll] = at
+    return starts
 
 
 @compiled

@@ -18,9 +18,11 @@ import numpy as np
 import numpy.typing as npt
 
 from trackformat.sim.kernel import cautious as kcautious
+from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel import strong as kstrong
 from trackformat.sim.kernel.dice import randrange
 from trackformat.sim.kernel.jit import inlined
+from trackformat.sim.kernel.workspace import Workspace
 
 Ints = npt.NDArray[np.int64]
 
@@ -33,15 +35,21 @@ KIND, SEEDS, CAUTIOUS_TABLES, STRONG_TABLES = range(4)
 
 @inlined
 def choose_gear(drivers: tuple, options: Ints, cars: Ints, index: int, debris: Ints,  # type: ignore[type-arg]
-                board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> int:
-    """The row of ``options`` (gear option rows, lowest gear first) the car's driver takes."""
+                board: tuple[Ints, ...], rules: tuple[Ints, ...],
+                workspace: Workspace) -> tuple[int, Ints]:
+    """The row of ``options`` (gear option rows, lowest gear first) the car's driver takes, and
+    the moves of every face of that gear the driver found on the way, as the car has them once
+    its shift is paid (no rows when it found none): the race reads its roll's moves there
+    rather than walk them again."""
     kind = drivers[KIND][index]
     if kind == CAUTIOUS:
         return kcautious.gear(drivers[CAUTIOUS_TABLES], options, cars, index, debris, board,
-                              rules)
+                              rules, workspace)
     if kind == STRONG:
-        return kstrong.gear(drivers[STRONG_TABLES], options, cars, index, debris, board, rules)
-    return randrange(drivers[SEEDS][index], len(options))
+        return kstrong.gear(drivers[STRONG_TABLES], options, cars, index, debris, board, rules,
+                            workspace)
+    return (randrange(drivers[SEEDS][index], len(options)),
+            np.empty((0, kp.MOVE_COLUMNS), np.int64))
 
 
 @inlined

@@ -21,6 +21,7 @@ from trackformat.sim.core.state import CarStatus, Cause, RaceState
 from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel import walk as kw
 from trackformat.sim.kernel.arrays import BoardArrays
+from trackformat.sim.kernel.workspace import new_workspace
 from trackformat.sim.move.routes import may_enter_pit
 from trackformat.sim.move.slipstream import _patterns
 from trackformat.sim.move.value import Move
@@ -144,9 +145,14 @@ def kernel_routes(state: RaceState, car: int, roll: int) -> npt.NDArray[np.int64
     board = (arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane,
              arrays.lane_index, arrays.lane_length, arrays.corner, arrays.corner_stops,
              arrays.in_pit, arrays.is_box)
+    workspace = new_workspace(len(arrays.names), len(arrays.lane_length),
+                    max(arrays.track_next.shape[1] + arrays.pit_entry.shape[1],
+                        arrays.pit_next.shape[1]), len(state.cars))
     routes, count = kw.walk_routes(board, (occupied, debris, passable, counts), origin, walk,
-                                   np.zeros((1, 1), np.int64))
-    found: npt.NDArray[np.int64] = routes[:count, : kw.ROUTE_COLUMNS]
+                                   np.zeros((1, 1), np.int64), workspace[0])
+    found: npt.NDArray[np.int64] = routes[:count, : kw.ROUTE_COLUMNS].copy()
+    for row in found:  # the walk leaves the path past a route's depth unwritten
+        row[kw.R_PATH + row[kw.R_DEPTH]:] = -1
     return found
 
 

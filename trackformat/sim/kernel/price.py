@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, inlined
 from trackformat.sim.kernel.walk import (
     MAX_DEPTH,
     MAX_EXITS,
@@ -48,6 +48,7 @@ from trackformat.sim.kernel.walk import (
     WALK_COLUMNS,
     BoardTables,
     Setting,
+    WalkSpace,
     walk_routes,
 )
 
@@ -100,26 +101,32 @@ NOT_ELIMINATED, BY_MISSED_STOPS, BY_OVERSHOOT, BY_SPIN, BY_BLOCKED = 0, 1, 2, 3,
 
 @compiled
 def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shapes: Ints,
-           rolls: Ints, terms: Ints, block_brakes: Ints, block_tyres: Ints) -> Ints:
+           rolls: Ints, terms: Ints, block_brakes: Ints, block_tyres: Ints,
+           walk_space: WalkSpace, workspace: tuple[Ints, Ints, Ints, Ints]) -> Ints:
     """Walk the routes (:func:`~trackformat.sim.kernel.walk.walk_routes`) and sort them into
     the moves of each of ``rolls`` (full, braking, blocked, pit), as
     :func:`~trackformat.sim.move.legal.collect_moves` does: one row each, roll by roll, each
     roll's distinct moves in the engine's order with the first route that gives them.
-    ``terms`` (``T_*``) are the numbers pricing reads."""
-    routes, count = walk_routes(board, setting, origin, walk, shapes)
+    ``terms`` (``T_*``) are the numbers pricing reads; the walk works in ``walk_space``, pricing
+    in ``workspace`` and the walk's hash table (see :mod:`~trackformat.sim.kernel.workspace`)."""
+    routes, count = walk_routes(board, setting, origin, walk, shapes, walk_space)
     pit_next, is_box, occupied = board[1], board[9], setting[0]
+    firsts, kept, stamp, depths = workspace
+    table = walk_space[1]
     # One row (F_* columns) for each route that is the first of its outcome (end, depth,
     # overshoots, debris, box, corner entries), in the walk's order, leaving out those shorter
     # than T_MIN_DEPTH: routes with the same outcome price alike, so only the first can give a
     # move (a move keeps the first route that gives it).
-    firsts = np.empty((count, FIRST_COLUMNS), np.int64)
+    if len(firsts) < count:
+        firsts = np.empty((count, FIRST_COLUMNS), np.int64)
     kinds = 0
     size = 16
     while size < 2 * count:
         size *= 2
     mask = size - 1
     # Two hash tables of rows of firsts: by outcome, then (from ``size`` on) by class.
-    table = np.empty(2 * size, np.int64)
+    if len(table) < 2 * size:
+        table = np.empty(2 * size, np.int64)
     for at in range(2 * size):
         table[at] = -1
     outcomes = 0
@@ -228,25 +235,35 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
     for f in range(outcomes):
         if firsts[f, F_PIT] < 0:
             on_track[routes[firsts[f, F_ROUTE], R_DEPTH]] = True
-    room = len(rolls) * outcomes
-    kept = np.empty((room, KEPT_COLUMNS), np.int64)
+    if len(kept) < len(rolls) * outcomes:
+        kept = np.empty((len(rolls) * outcomes, KEPT_COLUMNS), np.int64)
     size = 16
     while size < 2 * outcomes:
         size *= 2
     mask = size - 1
+    # A roll's table of moves holds rows of ``kept``; a slot is in use for the roll whose
+    # number ``stamp`` holds, so that no roll has to empty the table.
+    if len(stamp) < size:
+        stamp = np.empty(size, np.int64)
+    for at in range(size):
+        stamp[at] = -1
+    if len(depths) < outcomes:
+        depths = np.empty(outcomes, np.int64)
+    for f in range(outcomes):
+        depths[f] = routes[firsts[f, F_ROUTE], R_DEPTH]
     brakes_left, tyres_left = terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT]
     entry_brakes, entry_tyres = terms[T_ENTRY_BRAKES], terms[T_ENTRY_TYRES]
+    per_space = terms[T_BRAKES_PER_SPACE]
     total = 0
-    for roll in rolls:
+    for number in range(len(rolls)):
+        roll = rolls[number]
         deepest = min(roll, MAX_DEPTH)
         while deepest >= 0 and not on_track[deepest]:
             deepest -= 1
         blocked_at = deepest if 0 <= deepest < roll else -1
-        for at in range(size):
-            table[at] = -1
         start = total
         for f in range(outcomes):
-            depth = routes[firsts[f, F_ROUTE], R_DEPTH]
+            depth = depths[f]
             if depth > roll:
                 continue
             # Full, braking, blocked or in the pit lane (see legal._price).
@@ -257,7 +274,9 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
             elif depth == blocked_at:
                 left_over = roll - depth
             elif depth < roll:
-                braking = (roll - depth) * terms[T_BRAKES_PER_SPACE]
+                braking = (roll - depth) * per_space
+                if braking > brakes_left:
+                    continue  # nobody brakes without the WP (corner entries only add to it)
             entries = firsts[f, F_ENTRIES]
             eliminated = firsts[f, F_ELIMINATED]
             paid_tyres = min(firsts[f, F_OVER_TYRES] + entries * entry_tyres, tyres_left)
@@ -290,7 +309,7 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
             h = (h ^ (h >> 29)) & 0x3FFFFFFFFFFFFFFF
             at = h & mask
             seen = False
-            while table[at] >= 0:
+            while stamp[at] == number:
                 k = table[at]
                 if (kept[k, K_HASH] == h and kept[k, K_CLASS] == kind
                         and kept[k, K_BRAKES] == brakes and kept[k, K_TYRES] == paid_tyres
@@ -302,6 +321,7 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
             if seen:
                 continue
             table[at] = total
+            stamp[at] = number
             first, dest = firsts[f, F_ROUTE], routes[firsts[f, F_ROUTE], R_END]
             kept[total, K_ROLL], kept[total, K_FIRST], kept[total, K_CLASS] = roll, first, kind
             kept[total, K_BRAKES], kept[total, K_TYRES] = brakes, paid_tyres
@@ -358,11 +378,65 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
                 row[M_EXITS + 3 * e + 1] = -1
                 row[M_EXITS + 3 * e + 2] = -1
         row[M_DISTANCE] = depth
-        for c in range(MAX_DEPTH):
+        for c in range(depth):
             row[M_ROUTE + c] = routes[r, R_PATH + c]
+        for c in range(depth, MAX_DEPTH):
+            row[M_ROUTE + c] = -1  # the walk keeps no path past a route's depth
         row[M_ENTRIES] = terms[T_CARRIED] + routes[r, R_ENTRIES]
         row[M_SLIPSTREAM] = terms[T_SLIPSTREAM]
     return rows
+
+
+@inlined
+def ordinary_walk(origin: Ints, rolls: Ints, may_pit: bool, car_box: int, max_changes: int,
+                  brakes_left: int, tyres_left: int, spun: bool, brakes_per_space: int,
+                  tyres_per_space: int, eliminated_missing: int, respin_max: int,
+                  block_from: int) -> tuple[Ints, Ints]:
+    """The walk numbers (``W_*``) and pricing terms (``T_*``) of a car's moves for each of
+    ``rolls`` (sorted, distinct) from ``origin`` (see :func:`legal_move_rows`): the routes are
+    walked once, for the largest roll; a smaller roll's routes are the shorter ones among them
+    (as in :func:`~trackformat.sim.move.legal.legal_moves_by_roll`)."""
+    walk = np.empty(WALK_COLUMNS, np.int64)
+    walk[W_BASE], walk[W_OWN_LANE] = -1, -1
+    walk[W_LIMITED_UNTIL], walk[W_ENTRIES_FROM] = NEVER, NEVER
+    walk[W_ROLL], walk[W_MAY_PIT], walk[W_CAR_BOX] = rolls[-1], may_pit, car_box
+    walk[W_MAX_CHANGES], walk[W_REPLAY] = max_changes, 0
+    terms = np.zeros(TERMS, np.int64)
+    terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT], terms[T_SPUN] = brakes_left, tyres_left, spun
+    terms[T_BRAKES_PER_SPACE], terms[T_TYRES_PER_SPACE] = brakes_per_space, tyres_per_space
+    terms[T_ELIMINATED_MISSING], terms[T_RESPIN_MAX] = eliminated_missing, respin_max
+    terms[T_BLOCK_FROM], terms[T_LEAVING_PIT] = block_from, origin[R_IN_PIT] == 1
+    terms[T_CAR_BOX] = car_box
+    return walk, terms
+
+
+@inlined
+def slipstream_walk(origin: Ints, lane: Ints, move: Ints, extra_spaces: int,
+                    entry_brakes: int, entry_tyres: int, may_pit: bool, car_box: int,
+                    max_changes: int, brakes_left: int, tyres_left: int, spun: bool,
+                    brakes_per_space: int, tyres_per_space: int, eliminated_missing: int,
+                    respin_max: int, block_from: int) -> tuple[Ints, Ints, Ints]:
+    """The walk numbers, pricing terms and the one roll of the slipstream extras after
+    ``move`` (see :func:`slipstream_rows`): the walk replays the move's route, then spreads
+    out from its end under the slipstream's patterns."""
+    distance = move[M_DISTANCE]
+    roll = np.empty(1, np.int64)
+    roll[0] = move[M_ROLL] + extra_spaces
+    walk, terms = ordinary_walk(origin, roll, may_pit, car_box, max_changes, brakes_left,
+                                tyres_left, spun, brakes_per_space, tyres_per_space,
+                                eliminated_missing, respin_max, block_from)
+    walk[W_BASE] = distance
+    walk[W_OWN_LANE] = lane[move[M_DEST]]
+    walk[W_LIMITED_UNTIL] = move[M_ROLL] - extra_spaces * move[M_SLIPSTREAM]
+    walk[W_ENTRIES_FROM] = distance + 1
+    walk[W_REPLAY] = distance
+    for d in range(distance):
+        walk[W_REPLAY_PATH + d] = move[M_ROUTE + d]
+    terms[T_MIN_DEPTH] = distance + 1
+    terms[T_CARRIED] = move[M_ENTRIES]
+    terms[T_ENTRY_BRAKES], terms[T_ENTRY_TYRES] = entry_brakes, entry_tyres
+    terms[T_SLIPSTREAM] = move[M_SLIPSTREAM] + 1
+    return walk, terms, roll
 
 
 @compiled
@@ -379,24 +453,16 @@ def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
 
     ``origin`` is the route of no space (the car where it stands, its corner and stops);
     ``occupied`` and ``debris`` flag the spaces of the other cars and the debris markers;
-    ``passable`` lists, per lane, the positions of the cars and debris in it. The routes are
-    walked once, for the largest roll: a smaller roll's routes are the shorter ones among
-    them (as in :func:`~trackformat.sim.move.legal.legal_moves_by_roll`)."""
-    walk = np.empty(WALK_COLUMNS, np.int64)
-    walk[W_BASE], walk[W_OWN_LANE] = -1, -1
-    walk[W_LIMITED_UNTIL], walk[W_ENTRIES_FROM] = NEVER, NEVER
-    walk[W_ROLL], walk[W_MAY_PIT], walk[W_CAR_BOX] = rolls[-1], may_pit, car_box
-    walk[W_MAX_CHANGES], walk[W_REPLAY] = max_changes, 0
-    terms = np.zeros(TERMS, np.int64)
-    terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT], terms[T_SPUN] = brakes_left, tyres_left, spun
-    terms[T_BRAKES_PER_SPACE], terms[T_TYRES_PER_SPACE] = brakes_per_space, tyres_per_space
-    terms[T_ELIMINATED_MISSING], terms[T_RESPIN_MAX] = eliminated_missing, respin_max
-    terms[T_BLOCK_FROM], terms[T_LEAVING_PIT] = block_from, origin[R_IN_PIT] == 1
-    terms[T_CAR_BOX] = car_box
+    ``passable`` lists, per lane, the positions of the cars and debris in it. (The race asks
+    through :func:`~trackformat.sim.kernel.ask.moves_after`, with the same walk and terms.)"""
+    walk, terms = ordinary_walk(origin, rolls, may_pit, car_box, max_changes, brakes_left,
+                                tyres_left, spun, brakes_per_space, tyres_per_space,
+                                eliminated_missing, respin_max, block_from)
+    walk_space, workspace = _small_workspace()
     return _moves((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
                    corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
                   origin, walk, np.zeros((1, 1), np.int64), rolls, terms, block_brakes,
-                  block_tyres)
+                  block_tyres, walk_space, workspace)
 
 
 @compiled
@@ -412,30 +478,24 @@ def slipstream_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
     """The moves that add slipstream extras to ``move`` (a move row whose slipstream
     conditions hold), in the engine's order, as
     :func:`~trackformat.sim.move.slipstream.slipstream_moves` gives them; no rows when the
-    extras cannot be taken. The walk replays the move's route, then spreads out from its end
-    under the slipstream's patterns."""
-    distance = move[M_DISTANCE]
-    roll = move[M_ROLL] + extra_spaces
-    walk = np.empty(WALK_COLUMNS, np.int64)
-    walk[W_BASE] = distance
-    walk[W_OWN_LANE] = lane[move[M_DEST]]
-    walk[W_LIMITED_UNTIL] = move[M_ROLL] - extra_spaces * move[M_SLIPSTREAM]
-    walk[W_ENTRIES_FROM] = distance + 1
-    walk[W_ROLL], walk[W_MAY_PIT], walk[W_CAR_BOX] = roll, may_pit, car_box
-    walk[W_MAX_CHANGES], walk[W_REPLAY] = max_changes, distance
-    for d in range(distance):
-        walk[W_REPLAY_PATH + d] = move[M_ROUTE + d]
-    terms = np.zeros(TERMS, np.int64)
-    terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT], terms[T_SPUN] = brakes_left, tyres_left, spun
-    terms[T_BRAKES_PER_SPACE], terms[T_TYRES_PER_SPACE] = brakes_per_space, tyres_per_space
-    terms[T_ELIMINATED_MISSING], terms[T_RESPIN_MAX] = eliminated_missing, respin_max
-    terms[T_BLOCK_FROM], terms[T_LEAVING_PIT] = block_from, origin[R_IN_PIT] == 1
-    terms[T_CAR_BOX] = car_box
-    terms[T_MIN_DEPTH] = distance + 1
-    terms[T_CARRIED] = move[M_ENTRIES]
-    terms[T_ENTRY_BRAKES], terms[T_ENTRY_TYRES] = entry_brakes, entry_tyres
-    terms[T_SLIPSTREAM] = move[M_SLIPSTREAM] + 1
+    extras cannot be taken."""
+    walk, terms, roll = slipstream_walk(
+        origin, lane, move, extra_spaces, entry_brakes, entry_tyres, may_pit, car_box,
+        max_changes, brakes_left, tyres_left, spun, brakes_per_space, tyres_per_space,
+        eliminated_missing, respin_max, block_from)
+    walk_space, workspace = _small_workspace()
     return _moves((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
                    corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
-                  origin, walk, shapes, np.array([roll], np.int64), terms, block_brakes,
-                  block_tyres)
+                  origin, walk, shapes, roll, terms, block_brakes, block_tyres, walk_space,
+                  workspace)
+
+
+@inlined
+def _small_workspace() -> tuple[WalkSpace, tuple[Ints, Ints, Ints, Ints]]:
+    """Empty tables for one question asked on its own (the walk and pricing make what they
+    need): the race lends a workspace that lasts instead
+    (:mod:`~trackformat.sim.kernel.workspace`)."""
+    none = np.empty((0, 1), np.int64)
+    return ((none, np.empty(0, np.int64), none, np.empty((0, 0), np.int64),
+             np.empty(0, np.int64)),
+            (none, none, np.empty(0, np.int64), np.empty(0, np.int64)))

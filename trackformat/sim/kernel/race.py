@@ -62,7 +62,7 @@ from trackformat.sim.kernel.game import (
     board_tables,
     rule_set,
 )
-from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.jit import borrow, compiled, inlined
 from trackformat.sim.kernel.log import (
     E_GEAR_ROLL,
     E_SHIFT,
@@ -77,6 +77,7 @@ from trackformat.sim.kernel.log import (
 )
 from trackformat.sim.kernel.moves import board_arrays
 from trackformat.sim.kernel.warm import announced
+from trackformat.sim.kernel.workspace import Workspace, new_workspace
 from trackformat.sim.race.grid import new_race
 from trackformat.sim.race.runner import CarResult, RaceResult
 
@@ -113,6 +114,13 @@ class KernelRacer:
         self.strong = kstrong.tables(board, self.arrays, rules, self.laps,
                                      bool((kinds == kd.STRONG).any()))
         self.log, self.cursor = new_log()
+        arrays = self.arrays
+        fan = max(arrays.track_next.shape[1] + arrays.pit_entry.shape[1],
+                  arrays.pit_next.shape[1])
+        self.workspace = new_workspace(len(arrays.names), len(arrays.lane_length), fan,
+                                       len(self.bots))
+        """Where the walk and its pricing work (one racer, one workspace: see
+        :mod:`~trackformat.sim.kernel.workspace`)."""
         self.last_cars = np.zeros((0, kc.CAR_COLUMNS), np.int64)
         """The car table as the last race left it (for checks on the kernel's own numbers)."""
 
@@ -202,12 +210,12 @@ class KernelRacer:
              drivers: tuple) -> tuple[int, bool]:  # type: ignore[type-arg]
         def run() -> tuple[int, bool]:
             turns, completed = _run(table, race, debris, dice, drivers, self.board_tables,
-                                    self.rule_tables, self.log, self.cursor)
+                                    self.rule_tables, self.log, self.cursor, self.workspace)
             return int(turns), bool(completed)
 
         global _FIRST
         if _FIRST:
-            result, _ = announced(run, "race._run-")
+            result, _ = announced(run)
             _FIRST = False
             return result
         return run()
@@ -267,9 +275,12 @@ def kernel_race(board: Board, rules: Ruleset, bots: Sequence[str], seed: int,
 
 @compiled
 def _run(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # type: ignore[type-arg]
-         board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints,
-         cursor: Ints) -> tuple[int, bool]:
+         board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints, cursor: Ints,
+         workspace: Workspace) -> tuple[int, bool]:
     """Play game turns until every car is out or home, or the turn limit."""
+    # Held by the caller until this returns: no step below needs to count references to them.
+    cars, race, debris, dice, drivers, board, rules, log, cursor, workspace = borrow(
+        (cars, race, debris, dice, drivers, board, rules, log, cursor, workspace))
     game = rules[GAME]
     turn = 0
     while True:
@@ -285,7 +296,8 @@ def _run(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # t
                               board[PIT_HALF], game[G_PIT_ENTRY_RANK], game[G_TIE_INSIDE] == 1)
         for index in order:
             if cars[index, kc.C_STATUS] <= kc.SPUN:
-                _play_car(cars, race, debris, dice, drivers, index, board, rules, log, cursor)
+                _play_car(cars, race, debris, dice, drivers, index, board, rules, log, cursor,
+                          workspace)
     if not over:
         for index in range(len(cars)):
             if cars[index, kc.C_STATUS] <= kc.SPUN:
@@ -296,7 +308,7 @@ def _run(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # t
 @inlined
 def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # type: ignore[type-arg]
               index: int, board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints,
-              cursor: Ints) -> None:
+              cursor: Ints, workspace: Workspace) -> None:
     """One car's turn, as :meth:`~trackformat.sim.race.runner.Race._play_car` plays it."""
     in_pit, numbers, game, flags = board[IN_PIT], rules[NUMBERS], rules[GAME], rules[FLAGS]
     car = cars[index]
@@ -310,7 +322,7 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,
             return
         if outcome == 2:
             spaces = game[G_SUPER_SPACES]
-            every = ask.roll_moves(cars, index, debris, spaces, board, rules)
+            every = ask.roll_moves(cars, index, debris, spaces, board, rules, workspace)
             moves = ask.super_start(every, cars, index, spaces, board[AHEAD])
             chosen = kd.choose_move(drivers, moves, spaces, cars, index, debris, board, rules)
             _play(cars, race, debris, dice, index, moves[chosen], -1, board, rules, log, cursor)
@@ -319,17 +331,23 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,
             return
     options = kc.gear_option_rows(car, in_pit[car[kc.C_SPACE]] == 1, rules[SHIFTING],
                                   rules[SHIFT_COSTS])
-    option = options[kd.choose_gear(drivers, options, cars, index, debris, board, rules)]
+    chosen, known = kd.choose_gear(drivers, options, cars, index, debris, board, rules, workspace)
+    option = options[chosen]
     _pay_shift(cars, index, option, debris, in_pit, numbers, log, cursor)
     if car[kc.C_STATUS] > kc.SPUN:
         return
     faces = rules[GEARS][option[kc.O_GEAR] - 1]
     roll = faces[randrange(dice, faces[DIE])]
     note(log, cursor, E_GEAR_ROLL, index, option[kc.O_GEAR], roll, 0, 0)
-    moves = ask.roll_moves(cars, index, debris, roll, board, rules)
+    if len(known) and option[kc.O_COST + kc.C_ENGINE - kc.C_WEAR] == 0:
+        # The driver's moves still hold: paying the shift changed no wear they depend on and
+        # dropped no debris (an engine WP can).
+        moves = ask.rows_of_roll(known, roll)
+    else:
+        moves = ask.roll_moves(cars, index, debris, roll, board, rules, workspace)
     move = moves[kd.choose_move(drivers, moves, roll, cars, index, debris, board, rules)]
     while True:
-        extras = ask.slipstream_moves(cars, index, debris, move, board, rules)
+        extras = ask.slipstream_moves(cars, index, debris, move, board, rules, workspace)
         if len(extras) == 0:
             break
         choice = kd.choose_slipstream(drivers, move, extras, cars, index, debris, board, rules)
@@ -339,7 +357,7 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,
     _play(cars, race, debris, dice, index, move, roll, board, rules, log, cursor)
     spaces = car[kc.C_PIT_EXIT]
     if spaces and car[kc.C_STATUS] <= kc.SPUN:
-        moves = ask.roll_moves(cars, index, debris, spaces, board, rules)
+        moves = ask.roll_moves(cars, index, debris, spaces, board, rules, workspace)
         chosen = kd.choose_move(drivers, moves, spaces, cars, index, debris, board, rules)
         _play(cars, race, debris, dice, index, moves[chosen], -1, board, rules, log, cursor)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, inlined
 
 Ints = npt.NDArray[np.int64]
 
@@ -33,7 +33,12 @@ BoardTables = tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints]
 Setting = tuple[Ints, Ints, Ints, Ints]
 """What a walk reads of the race, in this order: ``occupied`` and ``debris`` (a flag per space:
 the other cars, the debris markers), ``passable`` (per lane, the positions of the cars and
-debris in it, padded with -1) and ``passable_count`` (how many per lane)."""
+debris in it, in its first columns) and ``passable_count`` (how many per lane)."""
+
+WalkSpace = tuple[Ints, Ints, Ints, Ints, Ints]
+"""The tables a walk works in, lent by its caller (see :mod:`~trackformat.sim.kernel.workspace`):
+its routes, its hash table, its stack, its distances, its queue. The routes table comes back
+as the walk's answer: its rows are the caller's to read until it walks again."""
 
 MAX_LEFT = 4
 """Lanes a route may have left and remember (one entry per lane)."""
@@ -82,7 +87,7 @@ ROUTES_PER_SPACE = 16
 
 @compiled
 def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
-                shapes: Ints) -> tuple[Ints, int]:
+                shapes: Ints, workspace: WalkSpace) -> tuple[Ints, int]:
     """Every legal route from ``origin`` of at most ``walk[W_ROLL]`` spaces, in the order the
     plain walk yields them (:meth:`~trackformat.sim.move.routes.RouteWalk.prefixes`): the
     table of routes (``R_*`` columns first, path included) and how many rows are routes.
@@ -97,28 +102,37 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
     entries_from, roll, may_pit = walk[W_ENTRIES_FROM], walk[W_ROLL], walk[W_MAY_PIT]
     car_box, max_changes, replay = walk[W_CAR_BOX], walk[W_MAX_CHANGES], walk[W_REPLAY]
     spaces = len(corner)
-    routes = np.empty((ROUTES_PER_SPACE * (min(roll, MAX_DEPTH) + 1), WALK_ROW), np.int64)
+    # The routes kept, up to ``capacity`` of them before the table of routes already walked
+    # (``size`` slots of ``table``) doubles; the workspace's tables unless they are too small.
+    routes, table, stack, dist, queue = workspace
+    capacity = ROUTES_PER_SPACE * (min(roll, MAX_DEPTH) + 1)
+    if len(routes) < capacity:
+        routes = np.empty((capacity, WALK_ROW), np.int64)
     size = 16
-    while size < 2 * len(routes):
+    while size < 2 * capacity:
         size *= 2
-    table = np.empty(size, np.int64)
-    for at in range(len(table)):
+    if len(table) < size:
+        table = np.empty(size, np.int64)
+    for at in range(size):
         table[at] = -1
     count = 0
     # The routes waiting to be walked, last in first out; a route's children are pushed last
     # first, so that the first child is walked first.
     fan = max(track_next.shape[1] + pit_entry.shape[1], pit_next.shape[1])
-    stack = np.empty(((min(roll, MAX_DEPTH) + 2) * fan + 1, WALK_ROW), np.int64)
+    if len(stack) < (min(roll, MAX_DEPTH) + 2) * fan + 1:
+        stack = np.empty(((min(roll, MAX_DEPTH) + 2) * fan + 1, WALK_ROW), np.int64)
     for c in range(ROUTE_COLUMNS):
         stack[0, c] = origin[c]
     stack[0, I_PARENT] = -1
     top = 1
     # Shortest distances from each anchor met, computed once per anchor (a walk meets a few):
     # a row per anchor, the anchor in its last column.
-    dist = np.empty((4, spaces + 1), np.int64)
+    if dist.shape[1] != spaces + 1:
+        dist = np.empty((4, spaces + 1), np.int64)
     anchors, last_anchor, last_slot = 0, -1, 0
-    # Room for the search of the distances, then for a route's next spaces.
-    queue = np.empty(spaces + fan, np.int64)
+    # Workspace for the search of the distances, then for a route's next spaces.
+    if len(queue) < spaces + fan:
+        queue = np.empty(spaces + fan, np.int64)
     onward = spaces
     while top > 0:
         top -= 1
@@ -155,7 +169,7 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
             h = h * 1000003 + stack[t, c]
         h = (h ^ (h >> 29)) & 0x3FFFFFFFFFFFFFFF
         # Walked already?
-        mask = len(table) - 1
+        mask = size - 1
         at = h & mask
         seen = False
         while table[at] >= 0:
@@ -176,16 +190,20 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
             at = (at + 1) & mask
         if seen:
             continue
-        if count == len(routes):
-            grown = np.empty((2 * len(routes), WALK_ROW), np.int64)
-            for r in range(count):
-                for c in range(WALK_ROW):
-                    grown[r, c] = routes[r, c]
-            routes = grown
-            table = np.empty(2 * len(table), np.int64)
-            for at in range(len(table)):
+        if count == capacity:
+            capacity *= 2
+            if len(routes) < capacity:
+                grown = np.empty((capacity, WALK_ROW), np.int64)
+                for r in range(count):
+                    for c in range(WALK_ROW):
+                        grown[r, c] = routes[r, c]
+                routes = grown
+            size *= 2
+            if len(table) < size:
+                table = np.empty(size, np.int64)
+            for at in range(size):
                 table[at] = -1
-            mask = len(table) - 1
+            mask = size - 1
             for r in range(count):
                 at = routes[r, I_HASH] & mask
                 while table[at] >= 0:
@@ -194,12 +212,12 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
             at = h & mask
             while table[at] >= 0:
                 at = (at + 1) & mask
-        # Kept: its path is its parent's and its end.
+        # Kept: its path is its parent's and its end. Only the columns in use are copied
+        # (the lanes left, the corners overshot, the spaces entered): nothing reads the others.
         me = count
         count += 1
         table[at] = me
-        for c in range(R_PATH):
-            routes[me, c] = stack[t, c]
+        _copy_used(stack, t, routes, me)
         for c in range(I_MARKS, WALK_ROW):
             routes[me, c] = stack[t, c]
         routes[me, I_HASH] = h
@@ -207,10 +225,10 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
         depth = routes[me, R_DEPTH]
         u = routes[me, R_END]
         if parent < 0:
-            for c in range(R_PATH, ROUTE_COLUMNS):
+            for c in range(R_PATH, R_PATH + depth):
                 routes[me, c] = stack[t, c]
         else:
-            for c in range(R_PATH, ROUTE_COLUMNS):
+            for c in range(R_PATH, R_PATH + depth - 1):
                 routes[me, c] = routes[parent, c]
             routes[me, R_PATH + depth - 1] = u
         if depth >= roll or routes[me, R_AT_BOX]:
@@ -366,8 +384,7 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                             raise ValueError(
                                 "a route left more corners short than the kernel keeps")
             # The step is legal: the new route on top of the stack.
-            for c in range(R_PATH):
-                stack[top, c] = routes[me, c]
+            _copy_used(routes, me, stack, top)
             stack[top, R_END] = v
             stack[top, R_DEPTH] = nxt
             stack[top, I_PARENT] = me
@@ -423,3 +440,14 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
             stack[o, R_IN_PIT] = 0
             stack[o, R_AT_BOX] = 0
     return routes, count
+
+
+@inlined
+def _copy_used(source: Ints, row: int, target: Ints, into: int) -> None:
+    """Copy route ``row`` of ``source`` to row ``into`` of ``target``, the columns before its
+    path that are in use: the lanes left beyond the route's count and the corners overshot
+    beyond its count hold nothing anyone reads."""
+    for c in range(R_LEFT + 2 * source[row, R_NLEFT]):
+        target[into, c] = source[row, c]
+    for c in range(R_LOCK, R_EXITS + 3 * source[row, R_NEXITS]):
+        target[into, c] = source[row, c]
