@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 
@@ -33,6 +34,7 @@ def _fill(window, space_id: str) -> QColor:  # type: ignore[no-untyped-def]
     return window.scene.space_items[space_id].brush().color()
 
 
+@pytest.mark.usefixtures("compiled_kernel")
 def test_the_heatmap_colours_the_spaces_it_counts(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
     window.open_path(ring_file)
     panel = window.testdrive_dock.widget()

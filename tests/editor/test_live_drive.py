@@ -21,6 +21,8 @@ from tests.factories import drop_links, edit, ring
 from trackformat.rules import load_ruleset
 from trackformat.sim.batch.testdrive import DriveSpec, batch_report, prepare, run_batch
 
+pytestmark = pytest.mark.usefixtures("compiled_kernel")
+
 WAIT = 60_000
 """Milliseconds a test waits for the worker process (it starts cold in each test)."""
 

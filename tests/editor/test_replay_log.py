@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from editor.panels import testdrive as drive_panel
 from editor.replay_log import describe, ordinal
 from trackformat.sim import events as ev
 from trackformat.sim.core.state import Cause, Wear
+
+pytestmark = pytest.mark.usefixtures("compiled_kernel")
 
 
 def test_events_read_in_the_game_s_words() -> None:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from editor.panels import testdrive as drive_panel
 from editor.panels import testdrive_report as drive_panel_report
 from editor.scene.style import Layer
+
+pytestmark = pytest.mark.usefixtures("compiled_kernel")
 
 
 def _panel(window) -> drive_panel.TestDrivePanel:  # type: ignore[no-untyped-def]
