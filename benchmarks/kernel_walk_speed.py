@@ -2,7 +2,7 @@
 
 Prints, for Monaco (10 cars, 2 laps, no assertions):
 
-(a) the compiled time of one :func:`~trackformat.sim.kernel.price.legal_move_rows` call asking
+(a) the compiled time of one :func:`~trackformat.sim.kernel.moves.legal_move_rows` call asking
     every face of a gear die, per gear, over positions sampled from races of cautious drivers
     (the calls run in a compiled loop, so the time is the kernel's, not Python's);
 (b) races per second of random drivers in the kernel, and of cautious ones where the kernel
@@ -44,9 +44,8 @@ if str(ROOT) not in sys.path:
 from trackformat.io import load_track  # noqa: E402
 from trackformat.rules import Ruleset, load_ruleset  # noqa: E402
 from trackformat.sim import DRIVERS, Board, CarStatus, RaceState, run_race  # noqa: E402
-from trackformat.sim.kernel import price as kp  # noqa: E402
 from trackformat.sim.kernel.jit import numba  # noqa: E402
-from trackformat.sim.kernel.moves import _setting, blocking_table  # noqa: E402
+from trackformat.sim.kernel.moves import _setting, blocking_table, legal_move_rows  # noqa: E402
 from trackformat.sim.move.gears import GearOption  # noqa: E402
 from trackformat.sim.move.routes import may_enter_pit  # noqa: E402
 from trackformat.sim.move.value import Move  # noqa: E402
@@ -150,7 +149,7 @@ def _all_calls(board: tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints
     found, check = 0, 0
     for r in range(first, stop, step):
         rolls = numbers[r, S_SPUN + 1: S_SPUN + 1 + numbers[r, S_ROLLS]].copy()
-        rows = kp.legal_move_rows(
+        rows = legal_move_rows(
             track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
             corner_stops, in_pit, is_box, origins[r], occupied[r], debris[r], passable[r],
             counts[r], rolls, numbers[r, S_MAY_PIT] == 1, numbers[r, S_BOX], rules[0],
@@ -241,7 +240,7 @@ def racer(board: Board, rules: Ruleset, bot: str, cars: int,
 COLD_WALK = """
 import time
 import numpy as np
-from trackformat.sim.kernel import price as kp, walk as kw
+from trackformat.sim.kernel import moves as km, price as kp, walk as kw
 start = time.process_time()
 ints = np.int64
 none = np.full((2, 1), -1, ints)
@@ -251,7 +250,7 @@ origin[kw.R_PATH:] = -1
 origin[kw.R_LOCK] = -1
 origin[kw.R_CORNER] = -1
 # A car on a straight of two spaces, with the argument types of a real board.
-kp.legal_move_rows(
+km.legal_move_rows(
     np.array([[1], [-1]], ints), none, none, zeros, np.array([0, 1], ints), np.array([2], ints),
     np.full(2, -1, ints), np.zeros(1, ints), zeros, zeros, origin, zeros, zeros,
     np.full((1, 1), -1, ints), np.zeros(1, ints), np.array([1], ints), False, -1, 2, 3, 6,
@@ -260,7 +259,7 @@ move = np.full(kp.MOVE_COLUMNS, -1, ints)
 move[kp.M_ROLL] = move[kp.M_DISTANCE] = 1
 move[kp.M_DEST] = move[kp.M_ROUTE] = 1
 move[kp.M_SLIPSTREAM] = move[kp.M_ENTRIES] = 0
-kp.slipstream_rows(
+km.slipstream_rows(
     np.array([[1], [-1]], ints), none, none, zeros, np.array([0, 1], ints), np.array([2], ints),
     np.full(2, -1, ints), np.zeros(1, ints), zeros, zeros, origin, zeros, zeros,
     np.full((1, 1), -1, ints), np.zeros(1, ints), move, 2, np.zeros((1, 2), ints), 1, 1, False,

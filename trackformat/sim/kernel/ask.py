@@ -14,6 +14,7 @@ import numpy.typing as npt
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel import resolve as kr
+from trackformat.sim.kernel import terms as kt
 from trackformat.sim.kernel import walk as kw
 from trackformat.sim.kernel.game import (
     AHEAD,
@@ -104,14 +105,14 @@ def moves_after(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[
     spun = car[kc.C_STATUS] == kc.SPUN
     shapes = np.zeros((1, 1), np.int64)
     if len(after):
-        walk, terms, rolls = kp.slipstream_walk(
+        walk, terms, rolls = kt.slipstream_walk(
             origin, lane, after, game[G_SLIP_EXTRA], game[G_SLIP_BRAKES], game[G_SLIP_TYRES],
             may_pit, car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES], car[kc.C_TYRES],
             spun, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
             game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM])
         shapes = rules[SHAPES]
     else:
-        walk, terms = kp.ordinary_walk(
+        walk, terms = kt.ordinary_walk(
             origin, rolls, may_pit, car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES],
             car[kc.C_TYRES], spun, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
             game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM])

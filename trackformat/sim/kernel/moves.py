@@ -1,7 +1,7 @@
 """The kernel's legal moves asked with a race state: the bridge the differential tests cross.
 
 :func:`kernel_moves` turns a :class:`~trackformat.sim.core.state.RaceState` into the arrays of
-:func:`~trackformat.sim.kernel.price.legal_move_rows`, and its rows into (:class:`MoveKey`,
+:func:`~legal_move_rows`, and its rows into (:class:`MoveKey`,
 route) pairs in the engine's order; :func:`engine_move` gives the same pair for a
 :class:`~trackformat.sim.move.value.Move` of the readable engine, so the two engines' move lists
 compare with ``==``, order and chosen routes included.
@@ -19,12 +19,16 @@ from trackformat.rules import Ruleset
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.state import CarStatus, Cause, RaceState
 from trackformat.sim.kernel import price as kp
+from trackformat.sim.kernel import terms as kt
 from trackformat.sim.kernel import walk as kw
 from trackformat.sim.kernel.arrays import BoardArrays
+from trackformat.sim.kernel.jit import compiled, inlined
 from trackformat.sim.kernel.workspace import new_workspace
 from trackformat.sim.move.routes import may_enter_pit
 from trackformat.sim.move.slipstream import _patterns
 from trackformat.sim.move.value import Move
+
+Ints = npt.NDArray[np.int64]
 
 CAUSES: dict[int, Cause | None] = {
     kp.NOT_ELIMINATED: None,
@@ -118,7 +122,7 @@ def kernel_move_rows(state: RaceState, car: int, wanted: list[int]) -> npt.NDArr
     current = state.cars[car]
     arrays, origin, occupied, debris, passable, counts = _setting(state, car)
     block_brakes, block_tyres, block_from = blocking_table(rules)
-    rows: npt.NDArray[np.int64] = kp.legal_move_rows(
+    rows: npt.NDArray[np.int64] = legal_move_rows(
         arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane, arrays.lane_index,
         arrays.lane_length, arrays.corner, arrays.corner_stops, arrays.in_pit, arrays.is_box,
         origin, occupied, debris, passable, counts, np.asarray(wanted, np.int64),
@@ -168,7 +172,7 @@ def kernel_slipstream_moves(state: RaceState, car: int, move: Move) -> list[Kern
     block_brakes, block_tyres, block_from = blocking_table(rules)
     shapes = np.array(_patterns(slip.extra_spaces), np.int64)
     cost = slip.corner_entry_cost
-    rows = kp.slipstream_rows(
+    rows = slipstream_rows(
         arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane, arrays.lane_index,
         arrays.lane_length, arrays.corner, arrays.corner_stops, arrays.in_pit, arrays.is_box,
         origin, occupied, debris, passable, counts, move_row(move, arrays), slip.extra_spaces,
@@ -252,3 +256,65 @@ def _setting(state: RaceState, car: int) -> tuple[BoardArrays, npt.NDArray[np.in
     origin[kw.R_IN_PIT] = int(in_pit)
     origin[kw.R_ANCHOR] = -1 if in_pit or corner >= 0 else start
     return arrays, origin, occupied, debris, passable, counts
+
+
+@compiled
+def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
+                    lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
+                    in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,
+                    passable: Ints, passable_count: Ints, rolls: Ints, may_pit: bool,
+                    car_box: int, max_changes: int, brakes_left: int, tyres_left: int,
+                    spun: bool, brakes_per_space: int, tyres_per_space: int,
+                    eliminated_missing: int, respin_max: int, block_from: int,
+                    block_brakes: Ints, block_tyres: Ints) -> Ints:
+    """Every distinct legal move of a car for each of ``rolls`` (sorted, distinct), one row
+    each (``M_*`` columns, the roll in ``M_ROLL``), roll by roll in the engine's order.
+
+    ``origin`` is the route of no space (the car where it stands, its corner and stops);
+    ``occupied`` and ``debris`` flag the spaces of the other cars and the debris markers;
+    ``passable`` lists, per lane, the positions of the cars and debris in it. (The race asks
+    through :func:`~trackformat.sim.kernel.ask.moves_after`, with the same walk and terms.)"""
+    walk, terms = kt.ordinary_walk(origin, rolls, may_pit, car_box, max_changes, brakes_left,
+                                   tyres_left, spun, brakes_per_space, tyres_per_space,
+                                eliminated_missing, respin_max, block_from)
+    walk_space, workspace = _small_workspace()
+    return kp._moves((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
+                   corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
+                  origin, walk, np.zeros((1, 1), np.int64), rolls, terms, block_brakes,
+                  block_tyres, walk_space, workspace)
+
+
+@compiled
+def slipstream_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
+                    lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
+                    in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,
+                    passable: Ints, passable_count: Ints, move: Ints, extra_spaces: int,
+                    shapes: Ints, entry_brakes: int, entry_tyres: int, may_pit: bool,
+                    car_box: int, max_changes: int, brakes_left: int, tyres_left: int,
+                    spun: bool, brakes_per_space: int, tyres_per_space: int,
+                    eliminated_missing: int, respin_max: int, block_from: int,
+                    block_brakes: Ints, block_tyres: Ints) -> Ints:
+    """The moves that add slipstream extras to ``move`` (a move row whose slipstream
+    conditions hold), in the engine's order, as
+    :func:`~trackformat.sim.move.slipstream.slipstream_moves` gives them; no rows when the
+    extras cannot be taken."""
+    walk, terms, roll = kt.slipstream_walk(
+        origin, lane, move, extra_spaces, entry_brakes, entry_tyres, may_pit, car_box,
+        max_changes, brakes_left, tyres_left, spun, brakes_per_space, tyres_per_space,
+        eliminated_missing, respin_max, block_from)
+    walk_space, workspace = _small_workspace()
+    return kp._moves((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
+                   corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
+                  origin, walk, shapes, roll, terms, block_brakes, block_tyres, walk_space,
+                  workspace)
+
+
+@inlined
+def _small_workspace() -> tuple[kw.WalkSpace, tuple[Ints, Ints, Ints, Ints]]:
+    """Empty tables for one question asked on its own (the walk and pricing make what they
+    need): the race lends a workspace that lasts instead
+    (:mod:`~trackformat.sim.kernel.workspace`)."""
+    none = np.empty((0, 1), np.int64)
+    return ((none, np.empty(0, np.int64), none, np.empty((0, 0), np.int64),
+             np.empty(0, np.int64)),
+            (none, none, np.empty(0, np.int64), np.empty(0, np.int64)))

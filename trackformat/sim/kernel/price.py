@@ -21,11 +21,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.jit import compiled
 from trackformat.sim.kernel.walk import (
     MAX_DEPTH,
     MAX_EXITS,
-    NEVER,
     R_AT_BOX,
     R_DEBRIS,
     R_DEPTH,
@@ -35,17 +34,6 @@ from trackformat.sim.kernel.walk import (
     R_IN_PIT,
     R_NEXITS,
     R_PATH,
-    W_BASE,
-    W_CAR_BOX,
-    W_ENTRIES_FROM,
-    W_LIMITED_UNTIL,
-    W_MAX_CHANGES,
-    W_MAY_PIT,
-    W_OWN_LANE,
-    W_REPLAY,
-    W_REPLAY_PATH,
-    W_ROLL,
-    WALK_COLUMNS,
     BoardTables,
     Setting,
     WalkSpace,
@@ -385,117 +373,3 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
         row[M_ENTRIES] = terms[T_CARRIED] + routes[r, R_ENTRIES]
         row[M_SLIPSTREAM] = terms[T_SLIPSTREAM]
     return rows
-
-
-@inlined
-def ordinary_walk(origin: Ints, rolls: Ints, may_pit: bool, car_box: int, max_changes: int,
-                  brakes_left: int, tyres_left: int, spun: bool, brakes_per_space: int,
-                  tyres_per_space: int, eliminated_missing: int, respin_max: int,
-                  block_from: int) -> tuple[Ints, Ints]:
-    """The walk numbers (``W_*``) and pricing terms (``T_*``) of a car's moves for each of
-    ``rolls`` (sorted, distinct) from ``origin`` (see :func:`legal_move_rows`): the routes are
-    walked once, for the largest roll; a smaller roll's routes are the shorter ones among them
-    (as in :func:`~trackformat.sim.move.legal.legal_moves_by_roll`)."""
-    walk = np.empty(WALK_COLUMNS, np.int64)
-    walk[W_BASE], walk[W_OWN_LANE] = -1, -1
-    walk[W_LIMITED_UNTIL], walk[W_ENTRIES_FROM] = NEVER, NEVER
-    walk[W_ROLL], walk[W_MAY_PIT], walk[W_CAR_BOX] = rolls[-1], may_pit, car_box
-    walk[W_MAX_CHANGES], walk[W_REPLAY] = max_changes, 0
-    terms = np.zeros(TERMS, np.int64)
-    terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT], terms[T_SPUN] = brakes_left, tyres_left, spun
-    terms[T_BRAKES_PER_SPACE], terms[T_TYRES_PER_SPACE] = brakes_per_space, tyres_per_space
-    terms[T_ELIMINATED_MISSING], terms[T_RESPIN_MAX] = eliminated_missing, respin_max
-    terms[T_BLOCK_FROM], terms[T_LEAVING_PIT] = block_from, origin[R_IN_PIT] == 1
-    terms[T_CAR_BOX] = car_box
-    return walk, terms
-
-
-@inlined
-def slipstream_walk(origin: Ints, lane: Ints, move: Ints, extra_spaces: int,
-                    entry_brakes: int, entry_tyres: int, may_pit: bool, car_box: int,
-                    max_changes: int, brakes_left: int, tyres_left: int, spun: bool,
-                    brakes_per_space: int, tyres_per_space: int, eliminated_missing: int,
-                    respin_max: int, block_from: int) -> tuple[Ints, Ints, Ints]:
-    """The walk numbers, pricing terms and the one roll of the slipstream extras after
-    ``move`` (see :func:`slipstream_rows`): the walk replays the move's route, then spreads
-    out from its end under the slipstream's patterns."""
-    distance = move[M_DISTANCE]
-    roll = np.empty(1, np.int64)
-    roll[0] = move[M_ROLL] + extra_spaces
-    walk, terms = ordinary_walk(origin, roll, may_pit, car_box, max_changes, brakes_left,
-                                tyres_left, spun, brakes_per_space, tyres_per_space,
-                                eliminated_missing, respin_max, block_from)
-    walk[W_BASE] = distance
-    walk[W_OWN_LANE] = lane[move[M_DEST]]
-    walk[W_LIMITED_UNTIL] = move[M_ROLL] - extra_spaces * move[M_SLIPSTREAM]
-    walk[W_ENTRIES_FROM] = distance + 1
-    walk[W_REPLAY] = distance
-    for d in range(distance):
-        walk[W_REPLAY_PATH + d] = move[M_ROUTE + d]
-    terms[T_MIN_DEPTH] = distance + 1
-    terms[T_CARRIED] = move[M_ENTRIES]
-    terms[T_ENTRY_BRAKES], terms[T_ENTRY_TYRES] = entry_brakes, entry_tyres
-    terms[T_SLIPSTREAM] = move[M_SLIPSTREAM] + 1
-    return walk, terms, roll
-
-
-@compiled
-def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
-                    lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
-                    in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,
-                    passable: Ints, passable_count: Ints, rolls: Ints, may_pit: bool,
-                    car_box: int, max_changes: int, brakes_left: int, tyres_left: int,
-                    spun: bool, brakes_per_space: int, tyres_per_space: int,
-                    eliminated_missing: int, respin_max: int, block_from: int,
-                    block_brakes: Ints, block_tyres: Ints) -> Ints:
-    """Every distinct legal move of a car for each of ``rolls`` (sorted, distinct), one row
-    each (``M_*`` columns, the roll in ``M_ROLL``), roll by roll in the engine's order.
-
-    ``origin`` is the route of no space (the car where it stands, its corner and stops);
-    ``occupied`` and ``debris`` flag the spaces of the other cars and the debris markers;
-    ``passable`` lists, per lane, the positions of the cars and debris in it. (The race asks
-    through :func:`~trackformat.sim.kernel.ask.moves_after`, with the same walk and terms.)"""
-    walk, terms = ordinary_walk(origin, rolls, may_pit, car_box, max_changes, brakes_left,
-                                tyres_left, spun, brakes_per_space, tyres_per_space,
-                                eliminated_missing, respin_max, block_from)
-    walk_space, workspace = _small_workspace()
-    return _moves((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
-                   corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
-                  origin, walk, np.zeros((1, 1), np.int64), rolls, terms, block_brakes,
-                  block_tyres, walk_space, workspace)
-
-
-@compiled
-def slipstream_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
-                    lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
-                    in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,
-                    passable: Ints, passable_count: Ints, move: Ints, extra_spaces: int,
-                    shapes: Ints, entry_brakes: int, entry_tyres: int, may_pit: bool,
-                    car_box: int, max_changes: int, brakes_left: int, tyres_left: int,
-                    spun: bool, brakes_per_space: int, tyres_per_space: int,
-                    eliminated_missing: int, respin_max: int, block_from: int,
-                    block_brakes: Ints, block_tyres: Ints) -> Ints:
-    """The moves that add slipstream extras to ``move`` (a move row whose slipstream
-    conditions hold), in the engine's order, as
-    :func:`~trackformat.sim.move.slipstream.slipstream_moves` gives them; no rows when the
-    extras cannot be taken."""
-    walk, terms, roll = slipstream_walk(
-        origin, lane, move, extra_spaces, entry_brakes, entry_tyres, may_pit, car_box,
-        max_changes, brakes_left, tyres_left, spun, brakes_per_space, tyres_per_space,
-        eliminated_missing, respin_max, block_from)
-    walk_space, workspace = _small_workspace()
-    return _moves((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
-                   corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
-                  origin, walk, shapes, roll, terms, block_brakes, block_tyres, walk_space,
-                  workspace)
-
-
-@inlined
-def _small_workspace() -> tuple[WalkSpace, tuple[Ints, Ints, Ints, Ints]]:
-    """Empty tables for one question asked on its own (the walk and pricing make what they
-    need): the race lends a workspace that lasts instead
-    (:mod:`~trackformat.sim.kernel.workspace`)."""
-    none = np.empty((0, 1), np.int64)
-    return ((none, np.empty(0, np.int64), none, np.empty((0, 0), np.int64),
-             np.empty(0, np.int64)),
-            (none, none, np.empty(0, np.int64), np.empty(0, np.int64)))
