@@ -47,7 +47,7 @@ def test_strong_drivers_race_two_laps_of_monaco_as_the_readable_engine(preset: s
 
 def test_the_strong_tables_kept_on_disk_are_the_ones_built(tmp_path: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from trackformat.sim.kernel import strong as kstrong
+    from trackformat.sim.kernel import strong_tables as kstrong
     from trackformat.sim.kernel.moves import board_arrays
 
     monkeypatch.setattr(kstrong, "CACHE", tmp_path)
