@@ -45,12 +45,12 @@ from editor.drive_checks import race_breaking
 from trackformat.io import track_from_document
 from trackformat.lint import validate
 from trackformat.rules import RulesetError
+from trackformat.sim.batch.report import batch_report
 from trackformat.sim.batch.stats import DriveStats
 from trackformat.sim.batch.testdrive import (
     Chunk,
     DriveError,
     DriveSpec,
-    batch_report,
     prepare,
     run_chunk,
 )

@@ -9,10 +9,10 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 from trackformat.rules import RulesetError
+from trackformat.sim.batch.report import batch_report
 from trackformat.sim.batch.testdrive import (
     DriveError,
     DriveSpec,
-    batch_report,
     prepare_compiled,
     run_batch,
 )

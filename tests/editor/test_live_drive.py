@@ -19,7 +19,8 @@ from editor.panels import testdrive_report as drive_panel_report
 from editor.scene.labels import heat_colour
 from tests.factories import drop_links, edit, ring
 from trackformat.rules import load_ruleset
-from trackformat.sim.batch.testdrive import DriveSpec, batch_report, prepare, run_batch
+from trackformat.sim.batch.report import batch_report
+from trackformat.sim.batch.testdrive import DriveSpec, prepare, run_batch
 
 pytestmark = pytest.mark.usefixtures("compiled_kernel")
 

@@ -26,12 +26,12 @@ from tests.sim.helpers import rules  # noqa: E402
 from trackformat import cli  # noqa: E402
 from trackformat.io import dumps_document, save_track  # noqa: E402
 from trackformat.sim.batch import cluster  # noqa: E402
+from trackformat.sim.batch.report import batch_report  # noqa: E402
 from trackformat.sim.batch.testdrive import (  # noqa: E402
     Chunk,
     ChunkMerger,
     DriveContext,
     DriveSpec,
-    batch_report,
     plan_chunks,
     prepare,
     run_batch,

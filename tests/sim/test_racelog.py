@@ -13,8 +13,9 @@ from trackformat.cli import main
 from trackformat.io import save_track
 from trackformat.rules import load_ruleset
 from trackformat.sim.batch.racelog import RaceLogError, race, read_setup, replay, write_log
+from trackformat.sim.batch.report import batch_report
 from trackformat.sim.batch.stats import DriveStats
-from trackformat.sim.batch.testdrive import DriveSpec, batch_report, prepare, run_batch
+from trackformat.sim.batch.testdrive import DriveSpec, prepare, run_batch
 
 
 def test_a_logged_race_replays_event_for_event(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from tests.sim.helpers import ring_board, rules
 from trackformat.io import dumps_document
 from trackformat.sim import events as ev
 from trackformat.sim import run_race
+from trackformat.sim.batch.report import batch_report
 from trackformat.sim.batch.stats import DriveStats, mean, median, percentile
 from trackformat.sim.batch.testdrive import (
     MAX_CHUNK,
@@ -25,7 +26,6 @@ from trackformat.sim.batch.testdrive import (
     DriveContext,
     DriveError,
     DriveSpec,
-    batch_report,
     bot_lineup,
     plan_chunks,
     prepare,

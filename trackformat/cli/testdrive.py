@@ -35,6 +35,7 @@ from trackformat.sim.batch.compare import (
     percent,
     with_interval,
 )
+from trackformat.sim.batch.report import batch_report
 from trackformat.sim.batch.stats import DriveStats
 from trackformat.sim.batch.testdrive import (
     ENGINES,
@@ -42,7 +43,6 @@ from trackformat.sim.batch.testdrive import (
     DriveError,
     DriveSpec,
     Progress,
-    batch_report,
     bot_lineup,
     driver_factories,
     prepare,
