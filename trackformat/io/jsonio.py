@@ -8,6 +8,7 @@ versions of a track shows the spaces and links that changed.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -252,11 +253,58 @@ def _compact(node: Any) -> str:
     return json.dumps(node, ensure_ascii=False)
 
 
+@functools.lru_cache(maxsize=1024)
+def _key_text(key: str) -> str:
+    """A key as JSON text (a track's few dozen keys come back thousands of times)."""
+    return json.dumps(key, ensure_ascii=False)
+
+
+def _compact_within(node: Any, budget: int) -> str | None:
+    """:func:`_compact` of ``node`` if it is at most ``budget`` characters long, else None.
+
+    A long list or object gives up as soon as its text passes the budget: the pretty printer
+    asks this of every list and object it opens, and writing each one out whole only to find it
+    too long made a large track's text cost its size times its depth (Monaco: 125 ms, most of
+    an autosave on the editor's UI thread)."""
+    if isinstance(node, dict):
+        parts: list[str] = []
+        used = 0  # the text's length so far: the braces stand for the first item's separator
+        for key, value in node.items():
+            name = _key_text(key)
+            inner = _compact_within(value, budget - used - len(name) - 4)
+            if inner is None:
+                return None
+            parts.append(f"{name}: {inner}")
+            used += len(name) + 2 + len(inner) + 2
+            if used > budget:
+                return None
+        text = "{" + ", ".join(parts) + "}"
+        return text if len(text) <= budget else None
+    if isinstance(node, list):
+        items: list[str] = []
+        used = 0
+        for value in node:
+            inner = _compact_within(value, budget - used - 2)
+            if inner is None:
+                return None
+            items.append(inner)
+            used += len(inner) + 2
+            if used > budget:
+                return None
+        text = "[" + ", ".join(items) + "]"
+        return text if len(text) <= budget else None
+    text = _compact(node)
+    return text if len(text) <= budget else None
+
+
 def _pretty(node: Any, indent: int, out: list[str], prefix: str) -> None:
     pad = "  " * indent
-    compact = _compact(node)
-    # One character is kept for the comma that may follow.
-    if not isinstance(node, (dict, list)) or len(pad) + len(prefix) + len(compact) < LINE_WIDTH:
+    if not isinstance(node, (dict, list)):
+        out.append(pad + prefix + _compact(node))
+        return
+    # On one line if it fits, one character kept for the comma that may follow.
+    compact = _compact_within(node, LINE_WIDTH - 1 - len(pad) - len(prefix))
+    if compact is not None:
         out.append(pad + prefix + compact)
         return
     if isinstance(node, dict):
