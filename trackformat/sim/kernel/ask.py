@@ -132,18 +132,26 @@ def roll_moves(cars: Ints, index: int, debris: Ints, roll: int, board: tuple[Int
     return moves_after(cars, index, debris, rolls, board, rules, np.empty(0, np.int64), workspace)
 
 
+@compiled
+def roll_starts(moves: Ints) -> Ints:
+    """Where each roll's rows begin among ``moves`` (several rolls' moves, roll by roll, as
+    :func:`moves_for` gives them): roll ``r``'s rows are ``starts[r]`` to ``starts[r + 1]``."""
+    starts = np.empty(65, np.int64)
+    at = 0
+    for roll in range(65):
+        while at < len(moves) and moves[at, kp.M_ROLL] < roll:
+            at += 1
+        starts[roll] = at
+    return starts
+
+
 @inlined
 def rows_of_roll(moves: Ints, roll: int) -> Ints:
-    """The rows of ``roll`` among ``moves`` (several rolls' moves, roll by roll, as
-    :func:`moves_for` gives them): that roll's moves, as :func:`roll_moves` would find them, for
-    a roll's moves do not depend on the other rolls asked with it."""
-    first = 0
-    while first < len(moves) and moves[first, kp.M_ROLL] < roll:
-        first += 1
-    last = first
-    while last < len(moves) and moves[last, kp.M_ROLL] == roll:
-        last += 1
-    return moves[first:last].copy()
+    """The rows of ``roll`` among ``moves`` (several rolls' moves, roll by roll): that roll's
+    moves, as :func:`roll_moves` would find them, for a roll's moves do not depend on the other
+    rolls asked with it."""
+    starts = roll_starts(moves)
+    return moves[starts[roll]:starts[roll + 1]].copy()
 
 
 @inlined

@@ -161,14 +161,16 @@ def turn_order(cars: Ints, in_pit: Ints, progress: Ints, inside: Ints, pit_half:
     order = np.arange(count)
     for i in range(1, count):
         j = i
-        while j > 0 and _greater(keys[order[j]], keys[order[j - 1]]):
+        while j > 0 and key_above(keys[order[j]], keys[order[j - 1]]):
             order[j], order[j - 1] = order[j - 1], order[j]
             j -= 1
     return playing[order]
 
 
 @compiled
-def _greater(a: Ints, b: Ints) -> bool:
+def key_above(a: Ints, b: Ints) -> bool:
+    """Whether key ``a`` ranks strictly above ``b``, column by column (as Python compares
+    tuples): the order of play and the cautious driver's choice of move both rank by one."""
     for k in range(len(a)):
         if a[k] != b[k]:
             return bool(a[k] > b[k])

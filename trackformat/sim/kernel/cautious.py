@@ -19,7 +19,7 @@ from trackformat.sim.drivers.bots import CautiousDriver
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel.arrays import BoardArrays
-from trackformat.sim.kernel.ask import moves_for
+from trackformat.sim.kernel.ask import moves_for, roll_starts
 from trackformat.sim.kernel.game import CONTACTS, CORNER, CORNER_STOPS, IN_PIT
 from trackformat.sim.kernel.jit import compiled, inlined
 from trackformat.sim.kernel.workspace import Workspace
@@ -151,7 +151,7 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
             rolls[asked] = roll
             asked += 1
     shared = moves_for(cars, index, debris, rolls[:asked], board, rules, workspace)
-    shared_starts = _roll_starts(shared)
+    shared_starts = roll_starts(shared)
     chances = np.full(len(options), -1.0)
     for k in range(len(options) - 1, -1, -1):  # options come lowest gear first
         option = options[k]
@@ -166,7 +166,7 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
             moves = moves_for(cars, index, debris, dice[g - 1, :count].copy(), board, rules,
                               workspace)
             cars[index] = car
-            starts = _roll_starts(moves)
+            starts = roll_starts(moves)
         every_face_safe = True
         survivable = 0
         for f in range(count - 1, -1, -1):  # the highest face first: the likeliest unsafe
@@ -200,19 +200,6 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
     if options[best, kc.O_ELIMINATES] or _costly(options[best]):
         return best, np.empty((0, kp.MOVE_COLUMNS), np.int64)
     return best, shared
-
-
-@compiled
-def _roll_starts(moves: Ints) -> Ints:
-    """Where each roll's rows begin in ``moves`` (roll by roll): roll ``r``'s rows are
-    ``starts[r]`` to ``starts[r + 1]``."""
-    starts = np.empty(65, np.int64)
-    at = 0
-    for roll in range(65):
-        while at < len(moves) and moves[at, kp.M_ROLL] < roll:
-            at += 1
-        starts[roll] = at
-    return starts
 
 
 @compiled
@@ -262,18 +249,10 @@ def move(tables: Tables, moves: Ints, roll: int, cars: Ints, index: int, debris:
         key[4] = -(3 * row[kp.M_TYRES] + 2 * row[kp.M_BRAKES] + row[kp.M_DEBRIS])
         key[5] = -around
         key[6] = row[kp.M_DISTANCE]
-        if best < 0 or _greater(key, best_key):
+        if best < 0 or kc.key_above(key, best_key):
             best = m
             best_key[:] = key
     return best
-
-
-@compiled
-def _greater(a: Ints, b: Ints) -> bool:
-    for k in range(len(a)):
-        if a[k] != b[k]:
-            return bool(a[k] > b[k])
-    return False
 
 
 @compiled

@@ -251,12 +251,8 @@ def _gear_value(tables: Tables, option: Ints, moves: Ints, cars: Ints, index: in
     gear_taken = option[kc.O_GEAR]
     row = faces[gear_taken - 1]
     distinct = row[CHANCE]
-    first = 0
-    while first < len(moves) and moves[first, kp.M_ROLL] < row[0]:
-        first += 1
-    last = first
-    while last < len(moves) and moves[last, kp.M_ROLL] <= row[distinct - 1]:
-        last += 1
+    starts = ask.roll_starts(moves)
+    first, last = starts[row[0]], starts[row[distinct - 1] + 1]
     values = _values(tables, moves, first, last, gear_taken, cars, index, board)
     at = first
     total = 0.0
