@@ -1,6 +1,7 @@
 """How the compiled race kernel starts and scales: the first race in a new process with an empty
 compile cache (cold) and with a full one (warm), and a test drive on one worker process against
-two.
+two. A cold test drive is measured too: it races on the reference engine while the kernel
+compiles in a process of its own (:mod:`trackformat.sim.batch.engines`).
 
 Prints figures, no assertions. Each start is measured in a fresh Python process (``python -c``),
 from the interpreter's start to the first race's result: the imports, the board, the drivers'
@@ -56,6 +57,43 @@ def first_race(cache: str | None, bot: str, cars: int, laps: int) -> tuple[float
     return cpu, wall
 
 
+FIRST_DRIVE_RACE = """
+import resource, time
+from trackformat.io import load_track
+from trackformat.rules import load_ruleset
+from trackformat.sim.batch import engines
+from trackformat.sim.batch.testdrive import Chunk, DriveSpec, prepare, run_chunk
+spec = DriveSpec.of(load_track({track!r}), load_ruleset("formula-d"), ({bot!r},) * {cars},
+                    seed=0, laps={laps})
+context = prepare(spec, cold="race", say=lambda line: None)
+run_chunk(context, Chunk(0, 0, 1))
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(usage.ru_utime + usage.ru_stime, context.racer is None, flush=True)
+if engines._compiling is not None:
+    engines._compiling.process.wait()
+    print(time.perf_counter() - engines._compiling.started, flush=True)
+"""
+
+
+def first_drive_race(cache: str, bot: str, cars: int, laps: int) -> tuple[float, float, bool,
+                                                                            float | None]:
+    """A test drive's first race in a new process on an empty cache, which races on the
+    reference engine while the kernel compiles alongside: (CPU s and wall s of the test drive's
+    process to its first race, whether the reference engine raced it, wall s of the compile)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=cache)
+    code = FIRST_DRIVE_RACE.format(track=str(ROOT / "tracks" / "monaco.json"), bot=bot,
+                                   cars=cars, laps=laps)
+    started = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-c", code], env=env, cwd=ROOT, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert child.stdout is not None
+    cpu, reference = child.stdout.readline().split()
+    wall = time.perf_counter() - started
+    rest = child.stdout.readline().strip()
+    child.wait()
+    return float(cpu), wall, reference == "True", float(rest) if rest else None
+
+
 def batch_rate(bot: str, cars: int, laps: int, races: int, workers: int) -> float:
     """Races per second (wall-clock) of a kernel test drive on ``workers`` processes, the
     workers' start included."""
@@ -81,6 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"Monaco, {args.cars} {args.bot} cars, {args.laps} laps")
     if not args.skip_cold:
+        with tempfile.TemporaryDirectory() as empty:
+            cpu, wall, reference, compiled = first_drive_race(empty, args.bot, args.cars,
+                                                              args.laps)
+            engine = "the reference engine" if reference else "the kernel"
+            print(f"cold test drive to its first race: {cpu:6.1f} s CPU, {wall:6.1f} s wall "
+                  f"(empty cache: raced on {engine}; the kernel compiled alongside in "
+                  f"{compiled or 0:.1f} s wall)")
         with tempfile.TemporaryDirectory() as empty:
             cpu, wall = first_race(empty, args.bot, args.cars, args.laps)
             print(f"cold start to the first race: {cpu:6.1f} s CPU, {wall:6.1f} s wall "

@@ -35,7 +35,7 @@ def test_a_test_drive_prints_a_report_and_writes_the_json(
     code, out, err = run(capsys, ring_file, "--races", "3", "--cars", "3",
                          "--bots", "random,cautious", "--seed", "4", "--json", str(out_file))
     assert code == 0, err
-    assert "\r" not in err and "races" not in err, "no progress bar when stderr is not a terminal"
+    assert "\r" not in err and "test drive [" not in err, "no progress bar off a terminal"
     assert out.startswith(f"Test ring ({ring_file}): 3 races of 3 cars (random, cautious)")
     assert "North" in out and "South" in out and f"wrote {out_file}" in out
     report = json.loads(out_file.read_text(encoding="utf-8"))
@@ -182,3 +182,66 @@ def test_both_engines_write_the_same_report(
     assert texts[0] == texts[1]
     code, _, err = run(capsys, ring_file, "--engine", "fast")
     assert code == 2 and "--engine: invalid choice: 'fast'" in err
+
+
+def test_a_cold_kernel_does_not_hold_up_the_test_drive(
+    ring_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from trackformat.sim.batch import engines
+
+    arguments = ("--races", "30", "--cars", "3", "--bots", "strong,cautious", "--seed", "2")
+    code, _, err = run(capsys, ring_file, *arguments, "--engine", "reference", "--json",
+                       str(tmp_path / "reference.json"))
+    assert code == 0, err
+    # Cold, on two cores: a stand-in for the compile, done once it has read its spec (waited
+    # for, so that the kernel takes over at the first chunk whatever the machine's speed).
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda: False)
+    monkeypatch.setattr(engines, "cores", lambda: 2)
+    monkeypatch.setattr(engines, "_compiling", None)
+    monkeypatch.setattr(engines, "compile_command",
+                        lambda: [sys.executable, "-c", "import sys; sys.stdin.read()"])
+    started = engines.BackgroundCompile.__init__
+
+    def start_and_finish(self: engines.BackgroundCompile, spec: Any) -> None:
+        started(self, spec)
+        self.process.wait(timeout=30)
+
+    monkeypatch.setattr(engines.BackgroundCompile, "__init__", start_and_finish)
+    code, _, err = run(capsys, ring_file, *arguments, "--json", str(tmp_path / "cold.json"))
+    assert code == 0, err
+    lines = err.splitlines()
+    assert lines[0].startswith("trackformat: compiling the race kernel in a process of its own")
+    assert lines[1].startswith("trackformat: race kernel compiled in ")
+    assert lines[1].endswith("it races on after 0 races on the reference engine")
+    cold = json.loads((tmp_path / "cold.json").read_text(encoding="utf-8"))
+    reference = json.loads((tmp_path / "reference.json").read_text(encoding="utf-8"))
+    assert cold == reference
+
+
+def test_a_test_drive_done_before_the_compile_says_the_kernel_is_still_compiling(
+    ring_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from trackformat.sim.batch import engines
+
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda: False)
+    monkeypatch.setattr(engines, "cores", lambda: 2)
+    monkeypatch.setattr(engines, "_compiling", None)
+    monkeypatch.setattr(engines, "compile_command", lambda: [
+        sys.executable, "-c", "import sys, time; sys.stdin.read(); time.sleep(60)"])
+    try:
+        code, out, err = run(capsys, ring_file, "--races", "2", "--cars", "2")
+    finally:
+        compiling = engines._compiling
+        assert compiling is not None
+        compiling.process.kill()
+        compiling.process.wait()
+    assert code == 0, err
+    assert err.splitlines()[-1] == ("trackformat: the race kernel is still compiling, in a "
+                                    "process of its own: the next test drive will race on it")
+    assert "kernel engine, 2 on the reference engine while the kernel compiled)" in out

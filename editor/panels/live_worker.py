@@ -170,7 +170,7 @@ def _race(request: LiveRequest, inbox: Inbox, send: Callable[[Answer], None],
     if reason is not None:
         send(LiveRefused(request.generation, reason))
         return None
-    context = prepare(request.spec)
+    context = prepare(request.spec, cold="race")
     stats, size, index, done = DriveStats(), 1, 0, 0
     while done < request.races:
         newer = _newest(inbox)

@@ -87,6 +87,13 @@ class ProgressBar:
         self.stream.write(f"\rtest drive [{bar}] {done}/{total} races")
         self.stream.flush()
 
+    def say(self, line: str) -> None:
+        """A line of its own on the stream, the bar cleared first (it is drawn again at the next
+        progress)."""
+        self.clear()
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
     def clear(self) -> None:
         if self.shown:
             self.stream.write("\r" + " " * (self.WIDTH + 40) + "\r")
@@ -210,6 +217,15 @@ def _run(args: argparse.Namespace, spec: DriveSpec, context: DriveContext,
     return stats, f"{workers} worker{'s' if workers > 1 else ''}"
 
 
+def _engines(engine: str, context: DriveContext) -> str:
+    """Which engine raced, in words: the kernel's races raced on the reference engine while it
+    compiled are told apart."""
+    meanwhile = context.kernel.races_meanwhile if context.kernel is not None else 0
+    if not meanwhile:
+        return f"{engine} engine"
+    return f"{engine} engine, {meanwhile} on the reference engine while the kernel compiled"
+
+
 UNRACEABLE = ("LAP003", "LAP004", "PATH001", "REACH002", "REACH003")
 """Validator rules whose errors make races meaningless: no finish line, no lap, a lap that
 misses the line, spaces from which the line cannot be reached, traps. A track with one of them
@@ -318,10 +334,10 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
     try:
         spec = DriveSpec.of(track, rules, bots, seed=args.seed, laps=args.laps,
                             engine=args.engine)
-        context = prepare(spec)
+        bar = ProgressBar(sys.stderr)
+        context = prepare(spec, cold="race", say=bar.say)
     except DriveError as err:
         return _fail(f"{source}: cannot test drive: {err}")
-    bar = ProgressBar(sys.stderr)
     started = time.perf_counter()
     try:
         stats, where = _run(args, spec, context, bar)
@@ -330,6 +346,9 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
     finally:
         bar.clear()
     elapsed = time.perf_counter() - started
+    if context.kernel is not None and context.kernel.compiling:
+        print("trackformat: the race kernel is still compiling, in a process of its own: the "
+              "next test drive will race on it", file=sys.stderr, flush=True)
     report = {"file": source, **batch_report(stats, context)}
     text = dumps_document(report)
     if json_out == "-":
@@ -337,7 +356,7 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
         return EXIT_OK
     print(report_text(report, source))
     print(f"\n  {args.races} races in {elapsed:.1f} s ({args.races / max(elapsed, 1e-9):.1f} "
-          f"races/s, {where}, {args.engine} engine)")
+          f"races/s, {where}, {_engines(args.engine, context)})")
     if json_out is not None:
         try:
             write_text_atomically(Path(json_out), text)

@@ -28,18 +28,19 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from trackformat.collector import collection_deferred
 from trackformat.io import track_from_document, track_to_document
 from trackformat.model.track import Track
 from trackformat.rules import Ruleset, ruleset_from_document
-from trackformat.sim.batch.stats import DriveStats, Outcome
+from trackformat.sim.batch.engines import KernelSupply, KernelUnavailable, Racer
+from trackformat.sim.batch.stats import DriveStats
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice
 from trackformat.sim.drivers.bots import DRIVERS
 from trackformat.sim.race.grid import RaceSetupError, new_race
-from trackformat.sim.race.runner import Driver, RaceResult, run_race
+from trackformat.sim.race.runner import Driver, run_race
 
 MAX_CHUNK = 10
 """Races per chunk at most: small enough for a smooth progress bar and an even share of work
@@ -142,31 +143,14 @@ class DriveContext:
     board: Board
     rules: Ruleset
     factories: dict[str, Callable[[int], Driver]]
-    racer: Racer | None = None
-    """The compiled kernel's racer (arrays and the drivers' tables built once), or None when
-    the readable engine races."""
+    kernel: KernelSupply | None = None
+    """Where the compiled kernel's racer comes from, or None when the readable engine races."""
 
-
-class Racer(Protocol):
-    """What races a batch's races by seed: the kernel's
-    :class:`~trackformat.sim.kernel.race.KernelRacer`."""
-
-    def race(self, seed: int) -> RaceResult:
-        """The race of ``seed``, its bots made as the batch makes them."""
-        ...
-
-    def count_tables(self) -> tuple[Any, Any]:
-        """Empty tables of corner and space counts."""
-        ...
-
-    def count(self, seed: int, corners: Any, spaces: Any) -> Outcome:
-        """How the race of ``seed`` ended, its counts added to the tables."""
-        ...
-
-    def read_counts(self, corners: Any, spaces: Any) -> tuple[dict[tuple[str, str], int],
-                                                              dict[tuple[str, str], int]]:
-        """The tables as :class:`DriveStats` keys its corner and space counts."""
-        ...
+    @property
+    def racer(self) -> Racer | None:
+        """The compiled kernel's racer (arrays and the drivers' tables built once), or None
+        when the readable engine races: always, or while the kernel compiles."""
+        return self.kernel.racer() if self.kernel is not None else None
 
 
 ENGINES = ("kernel", "reference")
@@ -174,8 +158,13 @@ ENGINES = ("kernel", "reference")
 faster) and the readable reference engine."""
 
 
-def prepare(spec: DriveSpec) -> DriveContext:
-    """Build the board and check that the batch can run (raises :class:`DriveError`)."""
+def prepare(spec: DriveSpec, cold: str = "compile",
+            say: Callable[[str], None] | None = None) -> DriveContext:
+    """Build the board and check that the batch can run (raises :class:`DriveError`).
+
+    ``cold`` says what to do when the kernel is to race and is not compiled yet (see
+    :data:`~trackformat.sim.batch.engines.COLD_WAYS`): compile it now, or race on the
+    reference engine while it compiles; ``say`` tells the user so (a line on stderr by default)."""
     board = Board.of(track_from_document(spec.track, "test drive track"))
     rules = ruleset_from_document(spec.ruleset, "test drive ruleset")
     bot_lineup(spec.bots, len(spec.bots))
@@ -187,8 +176,13 @@ def prepare(spec: DriveSpec) -> DriveContext:
         new_race(board, rules, len(spec.bots), spec.laps, Dice(0), [])
     except RaceSetupError as err:
         raise DriveError(str(err)) from None
-    racer = _kernel_racer(board, rules, spec) if spec.engine == "kernel" else None
-    return DriveContext(spec, board, rules, driver_factories(), racer)
+    kernel = None
+    if spec.engine == "kernel":
+        try:
+            kernel = KernelSupply(board, rules, spec, cold, say)
+        except KernelUnavailable as error:
+            raise DriveError(str(error)) from None
+    return DriveContext(spec, board, rules, driver_factories(), kernel)
 
 
 def prepare_compiled(spec: DriveSpec) -> DriveContext:
@@ -205,25 +199,15 @@ def prepare_compiled(spec: DriveSpec) -> DriveContext:
     return prepare(spec)
 
 
-def _kernel_racer(board: Board, rules: Ruleset, spec: DriveSpec) -> Racer:
-    """The kernel's racer for the batch (numba is imported here, by the batches that use it)."""
-    from trackformat.sim.kernel.race import KERNEL_DRIVERS, KernelRacer
-
-    missing = sorted(set(spec.bots) - KERNEL_DRIVERS)
-    if missing:
-        raise DriveError(f"the compiled engine cannot race {', '.join(missing)} drivers; "
-                         "race them on the reference engine")
-    racer = KernelRacer(board, rules, spec.bots, spec.laps, spec.max_turns)
-    racer.race(0)  # compiled (or loaded from the cache) here, before any worker needs it
-    return racer
-
-
 def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
     """Race the chunk's races and count them; each race gets fresh bots, so a race depends on
     its seed only, not on the races run before it."""
     spec, stats = context.spec, DriveStats()
-    if context.racer is not None:
-        return _run_kernel_chunk(context, context.racer, chunk)
+    racer = context.racer
+    if racer is not None:
+        return _run_kernel_chunk(context, racer, chunk)
+    if context.kernel is not None:
+        context.kernel.races_meanwhile += len(chunk.races)
     with collection_deferred():  # for the whole chunk, not race by race
         for index in chunk.races:
             seed = race_seed(spec.seed, index)
@@ -256,7 +240,7 @@ def _start_worker(spec: DriveSpec) -> None:
     # Ctrl-C is the parent's to handle (it stops the pool); a worker left to it would print
     # its own traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_context = prepare(spec)
+    _worker_context = prepare(spec, cold="follow")
 
 
 def _work(chunk: Chunk) -> DriveStats:

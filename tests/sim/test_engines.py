@@ -1,0 +1,126 @@
+"""A test drive on a cold kernel: it races on the reference engine while the kernel compiles in
+a process of its own, then on the kernel, and the report is the kernel's own.
+
+The compile itself is stood in for by a small process that ends when the test says so: a real
+compile takes a minute, and the kernel's compile is tested elsewhere; what is tested here is
+what the batch does around it."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tests.factories import ring
+from trackformat.io.jsonio import dumps_document
+from trackformat.rules import load_ruleset
+from trackformat.sim.batch import engines
+from trackformat.sim.batch.report import batch_report
+from trackformat.sim.batch.testdrive import DriveContext, DriveSpec, Progress, prepare, run_batch
+
+BOTS = ("cautious", "random", "strong")
+RACES = 40
+
+
+def spec() -> DriveSpec:
+    return DriveSpec.of(ring(), load_ruleset("formula-d"), BOTS, seed=11, engine="kernel")
+
+
+def report_of(cold: str, lines: list[str],
+              progress: Progress | None = None) -> tuple[str, DriveContext]:
+    context = prepare(spec(), cold=cold, say=lines.append)
+    stats = run_batch(context.spec, RACES, progress=progress, context=context)
+    return dumps_document(batch_report(stats, context)), context
+
+
+@pytest.fixture
+def cold(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel not in the cache, on a machine of two cores, no compile running yet."""
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda: False)
+    monkeypatch.setattr(engines, "cores", lambda: 2)
+    monkeypatch.setattr(engines, "_compiling", None)
+
+
+def stand_in(monkeypatch: pytest.MonkeyPatch, code: str, *args: str) -> None:
+    monkeypatch.setattr(engines, "compile_command",
+                        lambda: [sys.executable, "-c", code, *args])
+
+
+@pytest.mark.usefixtures("cold")
+def test_a_cold_batch_races_on_the_reference_engine_until_the_kernel_is_compiled(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    warm_lines: list[str] = []
+    kernel_only, _ = report_of("compile", warm_lines)
+    reference = prepare(replace(spec(), engine="reference"))
+    reference_only = dumps_document(batch_report(run_batch(reference.spec, RACES,
+                                                           context=reference), reference))
+    flag = tmp_path / "compiled"
+    # The stand-in reads its spec, as the real compile does, and ends once the flag is up.
+    stand_in(monkeypatch, "import pathlib, sys, time\nsys.stdin.read()\n"
+             "while not pathlib.Path(sys.argv[1]).exists(): time.sleep(0.01)", str(flag))
+    seen: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append(done)
+        if done >= 10 and not flag.exists():
+            flag.touch()
+            assert engines._compiling is not None
+            engines._compiling.process.wait(timeout=30)
+
+    lines: list[str] = []
+    text, context = report_of("race", lines, progress)
+    assert lines[0] == ("trackformat: compiling the race kernel in a process of its own, once;"
+                        " the reference engine races meanwhile (the same races)")
+    assert len(lines) == 2 and lines[1].startswith("trackformat: race kernel compiled in ")
+    meanwhile = int(lines[1].split(" after ")[1].split()[0])
+    assert 10 <= meanwhile < RACES, "the first races on the reference engine, then the kernel"
+    assert lines[1].endswith(f"it races on after {meanwhile} races on the reference engine")
+    assert context.racer is not None
+    assert seen[-1] == RACES
+    assert text == kernel_only == reference_only
+    assert warm_lines == [], "a warm kernel has nothing to say"
+
+
+@pytest.mark.usefixtures("cold")
+def test_a_compile_that_fails_leaves_the_batch_on_the_reference_engine_and_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    stand_in(monkeypatch, "import sys\nsys.stdin.read()\nsys.exit('LLVM ERROR: out of memory')")
+    lines: list[str] = []
+    context = prepare(spec(), cold="race", say=lines.append)
+    assert engines._compiling is not None
+    engines._compiling.process.wait(timeout=30)
+    text = dumps_document(batch_report(run_batch(context.spec, RACES, context=context), context))
+    assert lines[1] == ("trackformat: the race kernel did not compile (LLVM ERROR: out of "
+                        "memory); the reference engine races on")
+    assert context.racer is None
+    expected, _ = report_of("compile", [])
+    assert text == expected, "the reference engine's report is the kernel's"
+
+
+@pytest.mark.usefixtures("cold")
+def test_on_one_core_a_cold_kernel_is_compiled_before_racing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engines, "cores", lambda: 1)
+    stand_in(monkeypatch, "raise SystemExit('no process should be started')")
+    lines: list[str] = []
+    context = prepare(spec(), cold="race", say=lines.append)
+    assert engines._compiling is None and lines == []
+    assert context.racer is not None
+
+
+@pytest.mark.usefixtures("cold")
+def test_a_worker_follows_another_process_compile_through_the_cache(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    stand_in(monkeypatch, "raise SystemExit('a follower starts no compile')")
+    context = prepare(spec(), cold="follow", say=lambda line: None)
+    assert context.racer is None and engines._compiling is None
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda: True)
+    assert context.racer is not None
+
+
+def test_an_unknown_way_for_a_cold_kernel_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown way 'wait' for a cold kernel: choose one of "
+                                         "compile, race, follow"):
+        prepare(spec(), cold="wait")

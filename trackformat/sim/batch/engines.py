@@ -1,0 +1,210 @@
+"""Which engine races a batch's chunks: the compiled kernel, and the reference engine while the
+kernel compiles.
+
+The kernel is compiled once per version of its source, by the first race that needs it: about
+a minute of CPU, during which a test drive used to show nothing. The two engines race alike,
+race for race (the kernel's identity tests hold it to that), so a batch need not wait: asked to
+(``cold="race"``), it races its first chunks on the reference engine while a process of its own
+compiles the kernel, and the chunks after that on the kernel. The report is the one the kernel
+alone would have given; the first races come within seconds instead of after the compile.
+
+A compile left unfinished when the batch ends goes on in its process to the end, so that the
+next batch finds the kernel in the cache.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any, Protocol
+
+from trackformat.rules import Ruleset
+from trackformat.sim.core.board import Board
+from trackformat.sim.race.runner import RaceResult
+
+if TYPE_CHECKING:
+    from trackformat.sim.batch.testdrive import DriveSpec
+
+COLD_WAYS = ("compile", "race", "follow")
+"""What a batch does when the kernel is not compiled yet: ``compile`` it here first (the
+announced minute), ``race`` on the reference engine while a process of its own compiles it, or
+``follow`` another process's compile (a worker of a batch that races meanwhile): race on the
+reference engine until the compiled kernel is in the cache."""
+
+
+class Racer(Protocol):
+    """What races a batch's races by seed: the kernel's
+    :class:`~trackformat.sim.kernel.race.KernelRacer`."""
+
+    def race(self, seed: int) -> RaceResult:
+        """The race of ``seed``, its bots made as the batch makes them."""
+        ...
+
+    def count_tables(self) -> tuple[Any, Any]:
+        """Empty tables of corner and space counts."""
+        ...
+
+    def count(self, seed: int, corners: Any, spaces: Any) -> Any:
+        """How the race of ``seed`` ended, its counts added to the tables."""
+        ...
+
+    def read_counts(self, corners: Any, spaces: Any) -> tuple[dict[tuple[str, str], int],
+                                                              dict[tuple[str, str], int]]:
+        """The tables as :class:`~trackformat.sim.batch.stats.DriveStats` keys its corner and
+        space counts."""
+        ...
+
+
+class KernelUnavailable(ValueError):
+    """The spec's bots are not all raced by the kernel."""
+
+
+def check_kernel_drivers(spec: DriveSpec) -> None:
+    """Raises :class:`KernelUnavailable` when the kernel does not race every bot of ``spec``.
+    numba is imported here, by the batches that race on the kernel."""
+    from trackformat.sim.kernel.race import KERNEL_DRIVERS
+
+    missing = sorted(set(spec.bots) - KERNEL_DRIVERS)
+    if missing:
+        raise KernelUnavailable(f"the compiled engine cannot race {', '.join(missing)} "
+                                "drivers; race them on the reference engine")
+
+
+def kernel_racer(board: Board, rules: Ruleset, spec: DriveSpec) -> Racer:
+    """The kernel's racer for the batch, compiled (or loaded from the cache) here, both the race
+    and the counting a batch does, before any worker needs them."""
+    from trackformat.sim.kernel.race import KernelRacer
+
+    check_kernel_drivers(spec)
+    racer = KernelRacer(board, rules, spec.bots, spec.laps, spec.max_turns)
+    racer.count(0, *racer.count_tables())
+    return racer
+
+
+def kernel_is_cached() -> bool:
+    """Whether the compiled kernel is in the cache folder (numba is imported to know where)."""
+    from trackformat.sim.kernel.warm import is_cached
+
+    return is_cached()
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
+
+
+class BackgroundCompile:
+    """The kernel compiled by a process of its own (``python -m trackformat.sim.batch.testdrive``
+    with the spec on stdin), its stderr kept to say why, should it fail."""
+
+    def __init__(self, spec: DriveSpec) -> None:
+        self.started = time.perf_counter()
+        # Open as long as the compile runs: read should it fail.
+        self._errors: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
+        self.process = subprocess.Popen(
+            compile_command(), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            stderr=self._errors)
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(json.dumps(dataclasses.asdict(spec)).encode())
+            self.process.stdin.close()
+        except OSError:
+            pass  # the process ended before reading its spec: its exit code and stderr say why
+
+    def done(self) -> bool:
+        return self.process.poll() is not None
+
+    @property
+    def failed(self) -> bool:
+        return self.done() and self.process.returncode != 0
+
+    def why(self) -> str:
+        """The last line the process wrote on stderr (its error), or its exit code."""
+        self._errors.seek(0)
+        lines = self._errors.read().decode(errors="replace").strip().splitlines()
+        return lines[-1] if lines else f"exit code {self.process.returncode}"
+
+
+def compile_command() -> list[str]:
+    """The command of a process that compiles the kernel for a spec read on its stdin."""
+    return [sys.executable, "-m", "trackformat.sim.batch.testdrive"]
+
+
+_compiling: BackgroundCompile | None = None
+"""This process's background compile, shared by its batches (one compile per process)."""
+
+
+class KernelSupply:
+    """The kernel's racer of one prepared batch, as soon as it can race.
+
+    With a warm cache, or ``cold="compile"``, the racer is there from the start (compiled here
+    if need be). Otherwise :meth:`racer` is None until the compile is done, and the batch races
+    on the reference engine meanwhile; ``say`` tells the user so, and when the kernel takes
+    over (a line on stderr by default)."""
+
+    def __init__(self, board: Board, rules: Ruleset, spec: DriveSpec, cold: str = "compile",
+                 say: Callable[[str], None] | None = None) -> None:
+        if cold not in COLD_WAYS:
+            raise ValueError(f"unknown way {cold!r} for a cold kernel: choose one of "
+                             f"{', '.join(COLD_WAYS)}")
+        check_kernel_drivers(spec)
+        self.board, self.rules, self.spec = board, rules, spec
+        self.say = say if say is not None else _to_stderr
+        self.races_meanwhile = 0
+        """Races raced on the reference engine while the kernel compiled."""
+        self._racer: Racer | None = None
+        self._compile: BackgroundCompile | None = None
+        self._given_up = False
+        if cold == "race" and cores() < 2:
+            cold = "compile"  # on one core, racing alongside would only slow the compile down
+        if cold == "compile" or kernel_is_cached():
+            self._racer = kernel_racer(board, rules, spec)
+        elif cold == "race":
+            self._compile = _background(spec)
+            self.say("trackformat: compiling the race kernel in a process of its own, once; "
+                      "the reference engine races meanwhile (the same races)")
+
+    @property
+    def compiling(self) -> bool:
+        """Whether the kernel is still being compiled for this batch (in another process)."""
+        return self._racer is None and self._compile is not None and not self._compile.done()
+
+    def racer(self) -> Racer | None:
+        """The kernel's racer, or None while it compiles (race on the reference engine)."""
+        if self._racer is not None or self._given_up:
+            return self._racer
+        if self._compile is not None:
+            if not self._compile.done():
+                return None
+            if self._compile.failed:
+                self._given_up = True
+                self.say(f"trackformat: the race kernel did not compile ({self._compile.why()});"
+                          " the reference engine races on")
+                return None
+            seconds = time.perf_counter() - self._compile.started
+            self._racer = kernel_racer(self.board, self.rules, self.spec)
+            self.say(f"trackformat: race kernel compiled in {seconds:.1f} s; it races on "
+                      f"after {self.races_meanwhile} races on the reference engine")
+            return self._racer
+        if kernel_is_cached():  # following another process's compile
+            self._racer = kernel_racer(self.board, self.rules, self.spec)
+        return self._racer
+
+def _to_stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _background(spec: DriveSpec) -> BackgroundCompile:
+    """This process's background compile, started unless one runs already (or ran and
+    failed: a second try would fail alike)."""
+    global _compiling
+    if _compiling is None or (_compiling.done() and not _compiling.failed):
+        _compiling = BackgroundCompile(spec)
+    return _compiling
