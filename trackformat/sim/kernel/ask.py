@@ -60,9 +60,34 @@ def moves_after(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[
                 rules: tuple[Ints, ...], after: Ints, workspace: Workspace) -> Ints:
     """:func:`moves_for` (``after`` empty); or, given a move ``after``, the slipstream extras
     that may follow it (``rolls`` unused); worked out in ``workspace`` (see
-    :mod:`~trackformat.sim.kernel.workspace`). (No array here is a module global: numba types a
-    global array as read-only, which would compile a second copy of everything it is passed
-    to.)"""
+    :mod:`~trackformat.sim.kernel.workspace`)."""
+    walked, asked, terms = walk_for(cars, index, debris, rolls, board, rules, after, workspace)
+    rows, _ = priced(walked, asked, terms, rules, workspace,
+                     np.empty((0, kp.MOVE_COLUMNS), np.int64), 0)
+    return rows
+
+
+@inlined
+def priced(walked: kp.Walked, rolls: Ints, terms: Ints, rules: tuple[Ints, ...],
+           workspace: Workspace, out: Ints, used: int) -> tuple[Ints, int]:
+    """The moves of each of ``rolls`` (sorted, distinct, none past the walk's, none priced
+    before) from a walk of :func:`walk_for`, while the workspace has not walked again: written
+    in ``out`` from row ``used`` on, or in a bigger table when it is full (see
+    :func:`~trackformat.sim.kernel.price.price_rolls`)."""
+    flags = rules[FLAGS]
+    return kp.price_rolls(walked, rolls, terms, flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES],
+                          workspace[1][1], out, used)
+
+
+@inlined
+def walk_for(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[Ints, ...],
+             rules: tuple[Ints, ...], after: Ints,
+             workspace: Workspace) -> tuple[kp.Walked, Ints, Ints]:
+    """The routes of car ``index`` walked for the largest of ``rolls`` (or, given a move
+    ``after``, for the slipstream extras that may follow it) and sorted into outcomes, ready to
+    be :func:`priced` for any of the rolls; with the rolls (the extras' one, after a move) and
+    the pricing terms. (No array here is a module global: numba types a global array as
+    read-only, which would compile a second copy of everything it is passed to.)"""
     (track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
      in_pit, is_box) = board[:10]
     numbers, game, flags = rules[NUMBERS], rules[GAME], rules[FLAGS]
@@ -116,11 +141,11 @@ def moves_after(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[
             origin, rolls, may_pit, car[kc.C_BOX], game[G_MAX_CHANGES], car[kc.C_BRAKES],
             car[kc.C_TYRES], spun, game[G_BRAKES_PER_SPACE], game[G_TYRES_PER_SPACE],
             game[G_ELIMINATED_MISSING], game[G_RESPIN_MAX], game[G_BLOCK_FROM])
-    rows: Ints = kp._moves(
+    walked = kp.outcomes_of(
         (track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
-         in_pit, is_box), (occupied, debris, passable, spots), origin, walk, shapes, rolls,
-        terms, flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES], walk_space, price_space)
-    return rows
+         in_pit, is_box), (occupied, debris, passable, spots), origin, walk, shapes, terms,
+        walk_space, price_space)
+    return walked, rolls, terms
 
 
 @inlined
@@ -147,11 +172,16 @@ def roll_starts(moves: Ints) -> Ints:
 
 @inlined
 def rows_of_roll(moves: Ints, roll: int) -> Ints:
-    """The rows of ``roll`` among ``moves`` (several rolls' moves, roll by roll): that roll's
-    moves, as :func:`roll_moves` would find them, for a roll's moves do not depend on the other
-    rolls asked with it."""
-    starts = roll_starts(moves)
-    return moves[starts[roll]:starts[roll + 1]].copy()
+    """The rows of ``roll`` among ``moves`` (several rolls' moves, each roll's together, the
+    rolls in any order): that roll's moves, as :func:`roll_moves` would find them, for a roll's
+    moves do not depend on the other rolls asked with it."""
+    first = 0
+    while first < len(moves) and moves[first, kp.M_ROLL] != roll:
+        first += 1
+    end = first
+    while end < len(moves) and moves[end, kp.M_ROLL] == roll:
+        end += 1
+    return moves[first:end].copy()
 
 
 @inlined

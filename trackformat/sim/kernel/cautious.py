@@ -19,7 +19,7 @@ from trackformat.sim.drivers.bots import CautiousDriver
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel.arrays import BoardArrays
-from trackformat.sim.kernel.ask import moves_for, roll_starts
+from trackformat.sim.kernel.ask import moves_for, priced, roll_starts, walk_for
 from trackformat.sim.kernel.game import CONTACTS, CORNER, CORNER_STOPS, IN_PIT
 from trackformat.sim.kernel.jit import compiled, inlined
 from trackformat.sim.kernel.workspace import Workspace
@@ -129,29 +129,39 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
     """The highest gear whose every face leaves a safe move; failing that, the gear likeliest to
     leave a move that neither eliminates nor spins the car (the cheaper, then the lower, on a
     tie). With it, the moves of every face of that gear as the car has them once its shift is
-    paid (no rows when the driver did not find them), for the race to read its roll's moves
-    from.
+    paid, each face's rows together (no rows when the driver did not find them), for the race
+    to read its roll's moves from.
 
-    A car's moves do not depend on its gear, only on its WP: the moves of every face of every
-    gear that costs nothing to take are found in one walk, and the rare costly downshift gets a
-    walk of its own."""
+    A car's moves do not depend on its gear, only on its WP: the routes of every face of every
+    gear that costs nothing to take are walked once, and each face is priced into moves the
+    first time a gear needs it. A gear is given up at its first face (the highest first, the
+    likeliest unsafe) that leaves no safe move, so most choices never price the faces of the
+    gears below the one chosen; the chances of the fallback are worked out only when no gear
+    is safe. The rare costly downshift gets a walk of its own."""
     dice = tables[1]
     gears = (len(dice) - 1) // 2
     car = cars[index].copy()
+    free = np.zeros(len(options), np.bool_)
     wanted = np.zeros(64, np.bool_)
     for k in range(len(options)):
         if not options[k, kc.O_ELIMINATES] and not _costly(options[k]):
+            free[k] = True
             g = options[k, kc.O_GEAR]
             for f in range(dice[g - 1, D_COUNT]):
                 wanted[dice[g - 1, f]] = True
-    rolls = np.empty(64, np.int64)
+    rolls = np.zeros(64, np.int64)
     asked = 0
     for roll in range(64):
         if wanted[roll]:
             rolls[asked] = roll
             asked += 1
-    shared = moves_for(cars, index, debris, rolls[:asked], board, rules, workspace)
-    shared_starts = roll_starts(shared)
+    walked, _, terms = walk_for(cars, index, debris, rolls[:max(asked, 1)], board, rules,
+                                np.empty(0, np.int64), workspace)
+    # The faces priced so far: ``book[roll]`` is where the roll's rows are in ``known``
+    # (-1: not priced yet).
+    book = np.full((64, 2), -1, np.int64)
+    known = np.empty((4 * kp.MOVE_COLUMNS, kp.MOVE_COLUMNS), np.int64)
+    used = 0
     chances = np.full(len(options), -1.0)
     for k in range(len(options) - 1, -1, -1):  # options come lowest gear first
         option = options[k]
@@ -160,33 +170,60 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
         g = option[kc.O_GEAR]
         count = dice[g - 1, D_COUNT]
         shifted = _shifted(car, option)
-        moves, starts = shared, shared_starts
-        if _costly(option):
-            cars[index] = shifted
-            moves = moves_for(cars, index, debris, dice[g - 1, :count].copy(), board, rules,
-                              workspace)
-            cars[index] = car
-            starts = roll_starts(moves)
+        if free[k]:
+            every_face_safe = True
+            for f in range(count - 1, -1, -1):
+                face = dice[g - 1, f]
+                if book[face, 0] < 0:
+                    known, used = _price(walked, terms, face, book, known, used, rules,
+                                         workspace)
+                if not _any_safe(tables, shifted, known, book[face, 0], book[face, 1], board):
+                    every_face_safe = False
+                    break
+            if every_face_safe:
+                return k, known[:used]
+            continue
+        # A costly downshift walks again in the workspace: first every face the free gears
+        # may still need is priced from the shared walk.
+        for j in range(len(options)):
+            if free[j]:
+                gj = options[j, kc.O_GEAR]
+                for f in range(dice[gj - 1, D_COUNT]):
+                    face = dice[gj - 1, f]
+                    if book[face, 0] < 0:
+                        known, used = _price(walked, terms, face, book, known, used, rules,
+                                             workspace)
+        cars[index] = shifted
+        moves = moves_for(cars, index, debris, dice[g - 1, :count].copy(), board, rules,
+                          workspace)
+        cars[index] = car
+        starts = roll_starts(moves)
         every_face_safe = True
         survivable = 0
-        for f in range(count - 1, -1, -1):  # the highest face first: the likeliest unsafe
+        for f in range(count - 1, -1, -1):
             face = dice[g - 1, f]
-            any_safe = False
-            any_survives = False
-            for m in range(starts[face], starts[face + 1]):
-                if not any_safe and safe(tables, shifted, moves[m], board):
-                    any_safe = True
-                if moves[m, kp.M_ELIMINATED] == kp.NOT_ELIMINATED and not moves[m, kp.M_SPIN]:
-                    any_survives = True
-            if not any_safe:
+            if not _any_safe(tables, shifted, moves, starts[face], starts[face + 1], board):
                 every_face_safe = False
-            if any_survives:
+            if _any_survives(moves, starts[face], starts[face + 1]):
                 survivable += dice[gears + g - 1, f]
         if every_face_safe:
             return k, moves
         chances[k] = survivable / dice[gears + g - 1, D_COUNT]
     # No gear is safe on every face: the first of the best by (chance, cheaper, lower), the
-    # eliminating options rated 0 (or all of them, should every option eliminate).
+    # eliminating options rated 0 (or all of them, should every option eliminate). The free
+    # gears' chances need all their faces.
+    for k in range(len(options)):
+        if free[k]:
+            g = options[k, kc.O_GEAR]
+            survivable = 0
+            for f in range(dice[g - 1, D_COUNT]):
+                face = dice[g - 1, f]
+                if book[face, 0] < 0:
+                    known, used = _price(walked, terms, face, book, known, used, rules,
+                                         workspace)
+                if _any_survives(known, book[face, 0], book[face, 1]):
+                    survivable += dice[gears + g - 1, f]
+            chances[k] = survivable / dice[gears + g - 1, D_COUNT]
     any_kept = False
     for k in range(len(options)):
         if not options[k, kc.O_ELIMINATES]:
@@ -199,7 +236,39 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
             best = k
     if options[best, kc.O_ELIMINATES] or _costly(options[best]):
         return best, np.empty((0, kp.MOVE_COLUMNS), np.int64)
-    return best, shared
+    return best, known[:used]
+
+
+@inlined
+def _price(walked: kp.Walked, terms: Ints, face: int, book: Ints, known: Ints, used: int,
+           rules: tuple[Ints, ...], workspace: Workspace) -> tuple[Ints, int]:
+    """The moves of ``face`` priced from the shared walk and written in ``known`` after its
+    ``used`` rows (or in a bigger table), their place kept in ``book``."""
+    roll = np.empty(1, np.int64)
+    roll[0] = face
+    known, end = priced(walked, roll, terms, rules, workspace, known, used)
+    book[face, 0], book[face, 1] = used, end
+    return known, end
+
+
+@inlined
+def _any_safe(tables: Tables, car: Ints, moves: Ints, first: int, end: int,
+              board: tuple[Ints, ...]) -> bool:
+    """Whether one of rows ``first`` to ``end - 1`` of ``moves`` is :func:`safe` for ``car``."""
+    for m in range(first, end):  # noqa: SIM110 (numba compiles loops, not generators)
+        if safe(tables, car, moves[m], board):
+            return True
+    return False
+
+
+@inlined
+def _any_survives(moves: Ints, first: int, end: int) -> bool:
+    """Whether one of rows ``first`` to ``end - 1`` of ``moves`` neither eliminates nor spins
+    the car."""
+    for m in range(first, end):
+        if moves[m, kp.M_ELIMINATED] == kp.NOT_ELIMINATED and not moves[m, kp.M_SPIN]:
+            return True
+    return False
 
 
 @compiled

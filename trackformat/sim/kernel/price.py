@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, inlined
 from trackformat.sim.kernel.walk import (
     MAX_DEPTH,
     MAX_EXITS,
@@ -87,8 +87,15 @@ NOT_ELIMINATED, BY_MISSED_STOPS, BY_OVERSHOOT, BY_SPIN, BY_BLOCKED = 0, 1, 2, 3,
 """Why a move eliminates the car (the M_ELIMINATED column)."""
 
 
-@compiled
-def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shapes: Ints,
+Walked = tuple[Ints, Ints, int, Ints, npt.NDArray[np.bool_], Ints, Ints]
+"""A walk made ready to price (:func:`outcomes_of`): the walk's routes, the first route of each
+outcome (``F_*`` columns) and how many there are, their depths, which depths have a route on
+the track, and the hash table pricing works in with its stamps. Valid until the workspace walks
+again."""
+
+
+@inlined
+def moves_of(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shapes: Ints,
            rolls: Ints, terms: Ints, block_brakes: Ints, block_tyres: Ints,
            walk_space: WalkSpace, workspace: tuple[Ints, Ints, Ints, Ints]) -> Ints:
     """Walk the routes (:func:`~trackformat.sim.kernel.walk.walk_routes`) and sort them into
@@ -97,9 +104,22 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
     roll's distinct moves in the engine's order with the first route that gives them.
     ``terms`` (``T_*``) are the numbers pricing reads; the walk works in ``walk_space``, pricing
     in ``workspace`` and the walk's hash table (see :mod:`~trackformat.sim.kernel.workspace`)."""
+    walked = outcomes_of(board, setting, origin, walk, shapes, terms, walk_space, workspace)
+    rows, _ = price_rolls(walked, rolls, terms, block_brakes, block_tyres, workspace[1],
+                          np.empty((0, MOVE_COLUMNS), np.int64), 0)
+    return rows
+
+
+@compiled
+def outcomes_of(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shapes: Ints,
+             terms: Ints, walk_space: WalkSpace, workspace: tuple[Ints, Ints, Ints, Ints],
+             ) -> Walked:
+    """The routes of ``walk`` walked and sorted into outcomes, ready for
+    :func:`price_rolls` to price for any rolls up to the walk's: what does not depend on the
+    roll is worked out once, so that a caller may price the rolls it needs one by one."""
     routes, count = walk_routes(board, setting, origin, walk, shapes, walk_space)
     pit_next, is_box, occupied = board[1], board[9], setting[0]
-    firsts, kept, stamp, depths = workspace
+    firsts, _, stamp, depths = workspace
     table = walk_space[1]
     # One row (F_* columns) for each route that is the first of its outcome (end, depth,
     # overshoots, debris, box, corner entries), in the walk's order, leaving out those shorter
@@ -223,28 +243,46 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
     for f in range(outcomes):
         if firsts[f, F_PIT] < 0:
             on_track[routes[firsts[f, F_ROUTE], R_DEPTH]] = True
-    if len(kept) < len(rolls) * outcomes:
-        kept = np.empty((len(rolls) * outcomes, KEPT_COLUMNS), np.int64)
-    size = 16
-    while size < 2 * outcomes:
-        size *= 2
-    mask = size - 1
-    # A roll's table of moves holds rows of ``kept``; a slot is in use for the roll whose
-    # number ``stamp`` holds, so that no roll has to empty the table.
-    if len(stamp) < size:
-        stamp = np.empty(size, np.int64)
-    for at in range(size):
-        stamp[at] = -1
     if len(depths) < outcomes:
         depths = np.empty(outcomes, np.int64)
     for f in range(outcomes):
         depths[f] = routes[firsts[f, F_ROUTE], R_DEPTH]
+    # Pricing's table of moves: a slot is in use for the roll ``stamp`` holds, so that no roll
+    # has to empty it (each roll is priced once per walk).
+    size = _slots(outcomes)
+    if len(stamp) < size:
+        stamp = np.empty(size, np.int64)
+    for at in range(size):
+        stamp[at] = -1
+    return routes, firsts, outcomes, depths, on_track, table, stamp
+
+
+@inlined
+def _slots(outcomes: int) -> int:
+    """The slots of pricing's table of moves for a walk of ``outcomes`` outcomes."""
+    size = 16
+    while size < 2 * outcomes:
+        size *= 2
+    return size
+
+
+@compiled
+def price_rolls(walked: Walked, rolls: Ints, terms: Ints, block_brakes: Ints,
+                block_tyres: Ints, kept: Ints, out: Ints, used: int) -> tuple[Ints, int]:
+    """The moves of each of ``rolls`` (sorted, distinct, none past the walk's and none priced
+    before from the same walk) from a walk's :func:`outcomes_of`: one row each, roll by roll,
+    each roll's distinct moves in the engine's order with the first route that gives them.
+    They are written in ``out`` from row ``used`` on (a bigger table when it is full): the table
+    and the rows used come back. ``kept`` is a table to work in (the workspace's)."""
+    routes, firsts, outcomes, depths, on_track, table, stamp = walked
+    if len(kept) < len(rolls) * outcomes:
+        kept = np.empty((len(rolls) * outcomes, KEPT_COLUMNS), np.int64)
+    mask = _slots(outcomes) - 1
     brakes_left, tyres_left = terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT]
     entry_brakes, entry_tyres = terms[T_ENTRY_BRAKES], terms[T_ENTRY_TYRES]
     per_space = terms[T_BRAKES_PER_SPACE]
     total = 0
-    for number in range(len(rolls)):
-        roll = rolls[number]
+    for roll in rolls:
         deepest = min(roll, MAX_DEPTH)
         while deepest >= 0 and not on_track[deepest]:
             deepest -= 1
@@ -297,7 +335,7 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
             h = (h ^ (h >> 29)) & 0x3FFFFFFFFFFFFFFF
             at = h & mask
             seen = False
-            while stamp[at] == number:
+            while stamp[at] == roll:
                 k = table[at]
                 if (kept[k, K_HASH] == h and kept[k, K_CLASS] == kind
                         and kept[k, K_BRAKES] == brakes and kept[k, K_TYRES] == paid_tyres
@@ -309,7 +347,7 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
             if seen:
                 continue
             table[at] = total
-            stamp[at] = number
+            stamp[at] = roll
             first, dest = firsts[f, F_ROUTE], routes[firsts[f, F_ROUTE], R_END]
             kept[total, K_ROLL], kept[total, K_FIRST], kept[total, K_CLASS] = roll, first, kind
             kept[total, K_BRAKES], kept[total, K_TYRES] = brakes, paid_tyres
@@ -343,11 +381,14 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
                 place -= 1
             kept[place, K_ORDER] = total
             total += 1
-    rows = np.empty((total, MOVE_COLUMNS), np.int64)
+    if used + total > len(out):
+        grown = np.empty((max(used + total, 2 * len(out)), MOVE_COLUMNS), np.int64)
+        grown[:used] = out[:used]
+        out = grown
     for i in range(total):
         k = kept[i, K_ORDER]
         r = kept[k, K_FIRST]
-        row = rows[i]
+        row = out[used + i]
         row[M_ROLL], row[M_DEST] = kept[k, K_ROLL], kept[k, K_DEST]
         row[M_BRAKES], row[M_TYRES] = kept[k, K_BRAKES], kept[k, K_TYRES]
         row[M_BLOCKED], row[M_SPIN] = kept[k, K_BLOCKED], kept[k, K_SPIN]
@@ -372,4 +413,4 @@ def _moves(board: BoardTables, setting: Setting, origin: Ints, walk: Ints, shape
             row[M_ROUTE + c] = -1  # the walk keeps no path past a route's depth
         row[M_ENTRIES] = terms[T_CARRIED] + routes[r, R_ENTRIES]
         row[M_SLIPSTREAM] = terms[T_SLIPSTREAM]
-    return rows
+    return out, used + total

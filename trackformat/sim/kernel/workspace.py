@@ -29,9 +29,9 @@ from trackformat.sim.kernel.walk import (
 
 Ints = npt.NDArray[np.int64]
 PriceSpace = tuple[Ints, Ints, Ints, Ints]
-"""Pricing's tables (see :func:`~trackformat.sim.kernel.price._moves`): the routes that open
-an outcome, the moves in the making, the stamps of its hash table (the walk's, reused), the
-depths of its outcomes."""
+"""Pricing's tables (see :func:`~trackformat.sim.kernel.price.outcomes_of` and
+:func:`~trackformat.sim.kernel.price.price_rolls`): the routes that open an outcome, the moves
+in the making, the stamps of its hash table (the walk's, reused), the depths of its outcomes."""
 AskSpace = tuple[Ints, Ints, Ints, Ints]
 """What a question reads of the race (see :func:`~trackformat.sim.kernel.ask.moves_after`):
 the spaces taken, per lane how many cars and debris and where, the car's route of no space."""
