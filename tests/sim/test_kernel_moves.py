@@ -95,3 +95,18 @@ def test_a_cold_kernel_says_on_stderr_that_it_is_compiling_and_how_long_it_took(
     err = io.StringIO()
     announced(lambda: kernel.race(3), err=err, folder=tmp_path)
     assert err.getvalue() == "", "a warm cache compiles nothing and says nothing"
+
+
+def test_a_cold_compile_drops_the_oldest_compiled_versions_of_the_kernel(tmp_path: Path) -> None:
+    import os
+
+    from trackformat.sim.kernel.warm import drop_old_kernels
+
+    for age, name in enumerate(("kernel-new", "kernel-current", "kernel-old", "kernel-older",
+                                "strong-tables-of-someone", "kernel-oldest")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "kept.nbi").touch()
+        os.utime(tmp_path / name, (2_000_000 - age * 1000, 2_000_000 - age * 1000))
+    drop_old_kernels(tmp_path / "kernel-current", kept=2)
+    left = sorted(path.name for path in tmp_path.iterdir())
+    assert left == ["kernel-current", "kernel-new", "kernel-old", "strong-tables-of-someone"]

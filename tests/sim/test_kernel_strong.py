@@ -62,3 +62,27 @@ def test_the_strong_tables_kept_on_disk_are_the_ones_built(tmp_path: Path,
     other = kstrong.tables(the_board, board_arrays(the_board), rules, 3, True)
     assert len(list(tmp_path.rglob("*.npz"))) == 2, "another race length: other tables"
     assert not np.array_equal(other[2], built[2]) or other[1].tolist() != built[1].tolist()
+
+
+def test_the_strong_tables_on_disk_are_bounded_the_least_recently_used_dropped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    from trackformat.sim.kernel import strong_tables as kstrong
+    from trackformat.sim.kernel.moves import board_arrays
+
+    monkeypatch.setattr(kstrong, "CACHE", tmp_path)
+    monkeypatch.setattr(kstrong, "KEPT_TABLES", 2)
+    the_board, rules = board("ring"), load_ruleset("formula-d")
+    arrays = board_arrays(the_board)
+    folder = tmp_path / "strong-tables"
+    files = []
+    for laps in (1, 2):
+        kstrong.tables(the_board, arrays, rules, laps, True)
+        files.append(max(folder.glob("*.npz"), key=lambda path: path.stat().st_mtime_ns))
+        os.utime(files[-1], (1_000_000 * laps, 1_000_000 * laps))  # one after the other
+    kstrong.tables(the_board, arrays, rules, 1, True)  # read again: now the most recent
+    kstrong.tables(the_board, arrays, rules, 3, True)  # a third: one must go
+    kept = set(folder.glob("*.npz"))
+    assert len(kept) == 2
+    assert files[0] in kept and files[1] not in kept, "the least recently used goes"

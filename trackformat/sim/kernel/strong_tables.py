@@ -68,22 +68,47 @@ def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
     if not wanted:
         return _tables(board, arrays, rules, laps, wanted)
     key = _key(board, arrays, rules, laps)
-    path = CACHE / "strong-tables" / f"{key}.npz"
+    folder = CACHE / "strong-tables"
+    path = folder / f"{key}.npz"
     try:
         with np.load(path) as stored:
-            return tuple(stored[f"t{n}"] for n in range(6))
+            loaded = tuple(stored[f"t{n}"] for n in range(6))
+        os.utime(path)  # used now: the last to be dropped (see _keep_newest)
+        return loaded
     except (OSError, ValueError, KeyError):
         pass  # not kept yet, or unreadable: built again
     built = _tables(board, arrays, rules, laps, wanted)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{key}.{os.getpid()}.npz")
         named: dict[str, Any] = {f"t{n}": table for n, table in enumerate(built)}
-        np.savez(temporary, **named)
+        np.savez_compressed(temporary, **named)
         os.replace(temporary, path)
+        _keep_newest(folder, KEPT_TABLES)
     except OSError:
         pass  # a read-only cache folder only costs the next process the second
     return built
+
+
+KEPT_TABLES = 16
+"""Tables kept on disk at most, the most recently used. Every edit of a track's lanes, corners
+or stops makes new tables (a few MB each, compressed: Monaco's outlook is 24 MB of floats, 5.5
+MB on disk); the editor's live test drive races after every edit, and the folder would grow by
+that much each time."""
+
+
+def _keep_newest(folder: Path, kept: int) -> None:
+    """Remove all but the ``kept`` most recently used tables in ``folder``."""
+    found = []
+    for path in folder.glob("*.npz"):
+        if path.name.startswith("."):
+            continue  # another process's, being written
+        try:
+            found.append((path.stat().st_mtime, path))
+        except OSError:
+            continue  # removed meanwhile by another process
+    for _, path in sorted(found, reverse=True)[kept:]:
+        path.unlink(missing_ok=True)
 
 
 def _key(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> str:

@@ -10,6 +10,7 @@ ahead (the editor, in a process of its own) whether it needs to.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -40,6 +41,7 @@ def announced(run: Callable[[], T], entry: str = ENTRY, err: TextIO | None = Non
     cold = not is_cached(folder, entry)
     if cold:
         where = folder if folder is not None else CACHE
+        drop_old_kernels(where)
         print(f"trackformat: compiling the race kernel, once (kept in {where})...",
               file=stream, flush=True)
     started = time.perf_counter()
@@ -48,3 +50,24 @@ def announced(run: Callable[[], T], entry: str = ENTRY, err: TextIO | None = Non
     if cold:
         print(f"trackformat: race kernel compiled in {seconds:.1f} s", file=stream, flush=True)
     return result, seconds
+
+
+KEPT_VERSIONS = 2
+"""Compiled versions of the kernel kept besides the current one (a few MB each, and the strong
+driver's tables): another install of the project may still use them."""
+
+
+def drop_old_kernels(folder: Path, kept: int = KEPT_VERSIONS) -> None:
+    """Remove the compiled kernels of other versions beside ``folder`` (the current version's
+    cache folder), all but the ``kept`` most recently changed: each upgrade compiles the kernel
+    into a folder of its own, and nothing else would ever remove the old ones."""
+    others = []
+    for path in folder.parent.glob("kernel-*"):
+        if path.name == folder.name or not path.is_dir():
+            continue
+        try:
+            others.append((path.stat().st_mtime, path))
+        except OSError:
+            continue  # removed meanwhile
+    for _, path in sorted(others, reverse=True)[kept:]:
+        shutil.rmtree(path, ignore_errors=True)
