@@ -89,6 +89,8 @@ class TestDrivePanel(QWidget):
         self._drop_run = False
         """An edit came while a Run batch was racing: its report, if it still comes, is of
         the track as it was, and is not shown."""
+        self._engine_notice = ""
+        """What the engines last said of the Run batch (the kernel compiling meanwhile)."""
         self.live_drive: LiveDrive | None = None
         """Live mode's worker process (None while Live is off)."""
         self._live_timer = QTimer(self)
@@ -235,6 +237,8 @@ class TestDrivePanel(QWidget):
         self._job.progress.connect(self._progress)
         self._job.finished.connect(self._finished)
         self._job.failed.connect(self._failed)
+        self._job.notice.connect(self._engines_said)
+        self._engine_notice = ""
         self.progress.setRange(0, self.races.value())
         self.progress.setValue(0)
         self.run_button.setEnabled(False)
@@ -274,7 +278,12 @@ class TestDrivePanel(QWidget):
         if self._drop_run:
             return  # a Run batch of the track as it was: live mode's progress shows now
         self.progress.setValue(done)
-        self._say(f"{done} of {total} races")
+        notice = f"; {self._engine_notice}" if self._engine_notice else ""
+        self._say(f"{done} of {total} races{notice}")
+
+    def _engines_said(self, text: str) -> None:
+        self._engine_notice = text
+        self._say(text)
 
     def _stop_thread(self) -> None:
         if self._thread is not None:

@@ -13,7 +13,7 @@ from trackformat.sim.batch.report import batch_report
 from trackformat.sim.batch.testdrive import (
     DriveError,
     DriveSpec,
-    prepare_compiled,
+    prepare,
     run_batch,
 )
 
@@ -29,6 +29,9 @@ class DriveJob(QObject):
     finished = Signal(object)
     """The report (a dict), or None when cancelled."""
     failed = Signal(str)
+    notice = Signal(str)
+    """What the engines tell the designer: on a cold kernel, that it compiles in a process of
+    its own while the reference engine races, and when the kernel takes over."""
 
     def __init__(self, spec: DriveSpec, races: int, workers: int) -> None:
         super().__init__()
@@ -42,10 +45,13 @@ class DriveJob(QObject):
                 raise Cancelled
 
         try:
-            context = prepare_compiled(self.spec)
+            context = prepare(self.spec, cold="race", say=self._notice)
             stats = run_batch(self.spec, self.races, self.workers, progress, context)
             self.finished.emit(batch_report(stats, context))
         except Cancelled:
             self.finished.emit(None)
         except (DriveError, RulesetError, ValueError) as err:
             self.failed.emit(str(err))
+
+    def _notice(self, line: str) -> None:
+        self.notice.emit(line.removeprefix("trackformat: "))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -240,3 +241,42 @@ def test_the_drive_settings_stay_when_another_track_is_opened(
     assert (again.bots.text(), again.cars.value(), again.races.value(), again.seed.value()) == (
         "random,cautious", 3, 12, 7
     )
+
+
+def test_a_run_on_a_cold_kernel_races_at_once_and_says_the_kernel_compiles(  # type: ignore[no-untyped-def]
+        window, ring_file: Path, qtbot, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from trackformat.io.jsonio import dumps_document
+    from trackformat.sim.batch import engines
+    from trackformat.sim.batch.report import batch_report
+    from trackformat.sim.batch.testdrive import prepare, run_batch
+
+    # A cold kernel on two cores, its compile a process that outlasts the batch.
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda: False)
+    monkeypatch.setattr(engines, "cores", lambda: 2)
+    monkeypatch.setattr(engines, "_compiling", None)
+    monkeypatch.setattr(engines, "compile_command", lambda: [
+        sys.executable, "-c", "import sys, time; sys.stdin.read(); time.sleep(120)"])
+    window.open_path(ring_file)
+    panel = _panel(window)
+    _small_batch(panel)
+    said: list[str] = []
+    panel.said.connect(said.append)
+    try:
+        assert panel.start()
+        qtbot.waitUntil(lambda: not panel.running(), timeout=60_000)
+    finally:
+        compiling = engines._compiling
+        assert compiling is not None, "the Run started the kernel's compile"
+        compiling.process.kill()
+        compiling.process.wait()
+    notice = ("compiling the race kernel in a process of its own, once; the reference engine "
+              "races meanwhile (the same races)")
+    assert f"Test drive: {notice}" in said
+    assert f"Test drive: 4 of 4 races; {notice}" in said
+    assert panel.report is not None and panel.progress.value() == 4
+    assert panel._spec is not None
+    reference = prepare(replace(panel._spec, engine="reference"))
+    expected = batch_report(run_batch(reference.spec, 4, context=reference), reference)
+    assert dumps_document(panel.report) == dumps_document(expected)

@@ -7,7 +7,6 @@ import json
 from collections import Counter
 from dataclasses import replace
 from functools import cache
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -237,29 +236,17 @@ def test_an_unknown_engine_is_refused_with_the_choices() -> None:
         prepare(DriveSpec.of(ring(), rules(), ("random",) * 3, seed=0, engine="fast"))
 
 
-def test_a_cold_kernel_is_compiled_in_a_process_of_its_own(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    import subprocess
+def test_the_background_compile_prepares_the_batch_in_a_process_of_its_own() -> None:
+    from trackformat.sim.batch.engines import BackgroundCompile
 
-    from trackformat.sim.batch import testdrive
-    from trackformat.sim.kernel import warm
-
-    children: list[subprocess.CompletedProcess[str]] = []
-    real_run = subprocess.run
-
-    def run(*args: Any, **kwargs: Any) -> subprocess.CompletedProcess[str]:
-        children.append(real_run(*args, **kwargs))
-        return children[-1]
-
-    monkeypatch.setattr(warm, "is_cached", lambda **_: False)
-    monkeypatch.setattr(testdrive.subprocess, "run", run)
     spec = DriveSpec.of(ring(), rules(), ("random", "cautious"), seed=1, engine="kernel")
-    context = testdrive.prepare_compiled(spec)
-    assert len(children) == 1 and children[0].returncode == 0, children[0].stderr
-    assert context.racer is not None
-    reference = testdrive.prepare_compiled(replace(spec, engine="reference"))
-    assert len(children) == 1, "the reference engine has nothing to compile"
-    assert reference.racer is None
+    compiling = BackgroundCompile(spec)
+    assert compiling.process.wait(timeout=600) == 0, compiling.why()
+    assert compiling.done() and not compiling.failed
+    broken = BackgroundCompile(replace(spec, laps=0))
+    broken.process.wait(timeout=600)
+    assert broken.failed
+    assert broken.why().endswith("a race needs at least one lap, not 0")
 
 
 def test_the_kernel_counts_what_the_test_drive_counts() -> None:

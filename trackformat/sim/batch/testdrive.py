@@ -18,12 +18,10 @@ documents) and its own :class:`Chunk`, so it can run in this process, in a worke
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import multiprocessing
 import signal
-import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
@@ -185,20 +183,6 @@ def prepare(spec: DriveSpec, cold: str = "compile",
     return DriveContext(spec, board, rules, driver_factories(), kernel)
 
 
-def prepare_compiled(spec: DriveSpec) -> DriveContext:
-    """:func:`prepare`, the race kernel compiled first in a process of its own when its cache is
-    cold (for callers on a thread that must not hold the interpreter for the minute a compile
-    takes, such as the editor's: this thread only waits)."""
-    if spec.engine == "kernel":
-        from trackformat.sim.kernel.warm import is_cached
-
-        if not is_cached():
-            document = json.dumps(dataclasses.asdict(spec))
-            subprocess.run([sys.executable, "-m", "trackformat.sim.batch.testdrive"],
-                           input=document, text=True, check=False, capture_output=True)
-    return prepare(spec)
-
-
 def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
     """Race the chunk's races and count them; each race gets fresh bots, so a race depends on
     its seed only, not on the races run before it."""
@@ -352,7 +336,8 @@ def run_batch(spec: DriveSpec, races: int, workers: int = 1,
 
 
 if __name__ == "__main__":
-    # A batch's spec as JSON on stdin, prepared: for prepare_compiled, the kernel's compile.
+    # A batch's spec as JSON on stdin, prepared: the kernel's compile in a process of its own
+    # (see engines.BackgroundCompile).
     loaded = json.loads(sys.stdin.read())
     loaded["bots"] = tuple(loaded["bots"])
     prepare(DriveSpec(**loaded))
