@@ -239,7 +239,7 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
     return best, known[:used]
 
 
-@inlined
+@compiled
 def _price(walked: kp.Walked, terms: Ints, face: int, book: Ints, known: Ints, used: int,
            rules: tuple[Ints, ...], workspace: Workspace) -> tuple[Ints, int]:
     """The moves of ``face`` priced from the shared walk and written in ``known`` after its
@@ -251,7 +251,7 @@ def _price(walked: kp.Walked, terms: Ints, face: int, book: Ints, known: Ints, u
     return known, end
 
 
-@inlined
+@compiled
 def _any_safe(tables: Tables, car: Ints, moves: Ints, first: int, end: int,
               board: tuple[Ints, ...]) -> bool:
     """Whether one of rows ``first`` to ``end - 1`` of ``moves`` is :func:`safe` for ``car``."""
