@@ -29,7 +29,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from editor.panels.live_worker import LiveRefused, LiveReport, LiveRequest, serve
+from editor.panels.live_worker import LiveNotice, LiveRefused, LiveReport, LiveRequest, serve
 from trackformat.sim.batch.testdrive import DriveSpec
 
 POLL_MS = 20
@@ -76,6 +76,8 @@ class LiveDrive(QObject):
     """(report, races done, races in the batch) of the newest request, after each chunk."""
     refused = Signal(str)
     """Why the newest request's track was not raced (or why its batch stopped)."""
+    noticed = Signal(str)
+    """What the engines say while the newest request races (the kernel compiling)."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -170,6 +172,8 @@ class LiveDrive(QObject):
             if isinstance(answer, LiveRefused):
                 self._running = False
                 self.refused.emit(answer.reason)
+            elif isinstance(answer, LiveNotice):
+                self.noticed.emit(answer.text)
             elif isinstance(answer, LiveReport):
                 self._running = answer.done < answer.total
                 self.reported.emit(answer.report, answer.done, answer.total)

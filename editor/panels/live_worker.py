@@ -93,8 +93,17 @@ class LiveRefused:
     reason: str
 
 
+@dataclass(frozen=True)
+class LiveNotice:
+    """What the engines tell the designer while a request races: on a cold kernel, that it
+    compiles in a process of its own while the reference engine races, and when it takes over."""
+
+    generation: int
+    text: str
+
+
 Message = LiveRequest | str
-Answer = LiveReport | LiveRefused
+Answer = LiveReport | LiveRefused | LiveNotice
 
 
 class Inbox(Protocol):
@@ -170,7 +179,10 @@ def _race(request: LiveRequest, inbox: Inbox, send: Callable[[Answer], None],
     if reason is not None:
         send(LiveRefused(request.generation, reason))
         return None
-    context = prepare(request.spec, cold="race")
+    def say(line: str) -> None:
+        send(LiveNotice(request.generation, line.removeprefix("trackformat: ")))
+
+    context = prepare(request.spec, cold="race", say=say)
     stats, size, index, done = DriveStats(), 1, 0, 0
     while done < request.races:
         newer = _newest(inbox)

@@ -362,6 +362,7 @@ class TestDrivePanel(QWidget):
                 self.live_drive = LiveDrive(self)
                 self.live_drive.reported.connect(self._live_reported)
                 self.live_drive.refused.connect(self._live_refused)
+                self.live_drive.noticed.connect(self._live_noticed)
             try:
                 self.live_drive.start_process()
             except OSError as err:
@@ -412,6 +413,7 @@ class TestDrivePanel(QWidget):
             return
         self.progress.setRange(0, races)
         self.progress.setValue(0)
+        self._engine_notice = ""
         self._say(f"live: racing {races} races...")
 
     def _live_reported(self, report: dict[str, Any], done: int, total: int) -> None:
@@ -425,9 +427,14 @@ class TestDrivePanel(QWidget):
         self.race_number.setMaximum(max(done - 1, 0))
         self._set_replay_enabled(True)
         self._heat_changed(self.heat.currentText())
-        self._say(f"live: {done} of {total} races" if done < total
-                  else f"live: {total} races done")
+        notice = f"; {self._engine_notice}" if self._engine_notice else ""
+        self._say(f"live: {done} of {total} races{notice}" if done < total
+                  else f"live: {total} races done{notice}")
         self.liveShown.emit(done, total)
+
+    def _live_noticed(self, text: str) -> None:
+        self._engine_notice = text
+        self._say(f"live: {text}")
 
     def _live_refused(self, reason: str) -> None:
         self.progress.setValue(0)

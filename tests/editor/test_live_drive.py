@@ -270,3 +270,41 @@ def test_a_race_that_cannot_start_is_refused_with_the_reason() -> None:
     sent: list[Any] = []
     assert live_worker.race(live_worker.LiveRequest(3, spec, 5), queue.Queue(), sent.append) is None
     assert sent == [live_worker.LiveRefused(3, "a race needs at least one lap, not 0")]
+
+
+def test_a_cold_kernel_is_said_while_the_reference_engine_races_live(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from trackformat.sim.batch import engines
+
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda: False)
+    monkeypatch.setattr(engines, "cores", lambda: 2)
+    monkeypatch.setattr(engines, "_compiling", None)
+    monkeypatch.setattr(engines, "compile_command", lambda: [
+        sys.executable, "-c", "import sys, time; sys.stdin.read(); time.sleep(60)"])
+    sent: list[Any] = []
+    try:
+        assert live_worker.race(live_worker.LiveRequest(4, _spec(), 3), queue.Queue(),
+                                sent.append) is None
+    finally:
+        compiling = engines._compiling
+        assert compiling is not None
+        compiling.process.kill()
+        compiling.process.wait()
+    assert sent[0] == live_worker.LiveNotice(
+        4, "compiling the race kernel in a process of its own, once; the reference engine "
+           "races meanwhile (the same races)")
+    assert all(isinstance(a, live_worker.LiveReport) for a in sent[1:]) and sent[-1].done == 3
+    reference = prepare(dataclasses.replace(_spec(), engine="reference"))
+    assert sent[-1].report == batch_report(run_batch(reference.spec, 3, context=reference),
+                                           reference)
+
+
+def test_the_panel_shows_what_the_engines_say_live(window, ring_file: Path, qtbot) -> None:  # type: ignore[no-untyped-def]
+    panel = _go_live(window, ring_file, races=2)
+    qtbot.waitUntil(lambda: _finished(panel, 2), timeout=WAIT)
+    assert panel.live_drive is not None
+    panel.live_drive.noticed.emit("the race kernel is being compiled by another process")
+    assert panel.status.text() == "live: the race kernel is being compiled by another process"
+    assert window.status_label.text() == f"Test drive: {panel.status.text()}"

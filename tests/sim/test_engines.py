@@ -124,3 +124,26 @@ def test_an_unknown_way_for_a_cold_kernel_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown way 'wait' for a cold kernel: choose one of "
                                          "compile, race, follow"):
         prepare(spec(), cold="wait")
+
+
+@pytest.mark.usefixtures("cold")
+def test_a_batch_follows_a_compile_another_process_started(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    stand_in(monkeypatch, "import sys\nsys.stdin.read()\nimport time\ntime.sleep(60)")
+    lines: list[str] = []
+    first = prepare(spec(), cold="race", say=lines.append)
+    started = engines._compiling
+    assert started is not None and engines.compiling_elsewhere()
+    try:
+        # Another process (the editor's live drive starts one per newer edit) finds the mark.
+        monkeypatch.setattr(engines, "_compiling", None)
+        second = prepare(spec(), cold="race", say=lines.append)
+        assert engines._compiling is None, "no second compile"
+        assert lines[1] == ("trackformat: the race kernel is being compiled by another "
+                            "process; the reference engine races meanwhile (the same races)")
+        assert first.racer is None and second.racer is None
+        monkeypatch.setattr(engines, "kernel_is_cached", lambda: True)
+        assert second.racer is not None, "the compile done, the follower races on the kernel"
+    finally:
+        started.process.kill()
+        started.process.wait()

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from trackformat.rules import Ruleset
@@ -111,6 +112,7 @@ class BackgroundCompile:
         self.process = subprocess.Popen(
             compile_command(), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
             stderr=self._errors)
+        _mark_compiling(self.process.pid)
         assert self.process.stdin is not None
         try:
             self.process.stdin.write(json.dumps(dataclasses.asdict(spec)).encode())
@@ -140,6 +142,35 @@ def compile_command() -> list[str]:
 _compiling: BackgroundCompile | None = None
 """This process's background compile, shared by its batches (one compile per process)."""
 
+MARK_SECONDS = 600.0
+"""How long the mark of a background compile holds off other processes' compiles: longer than
+a compile takes, short enough that a compile that died unseen is tried again soon."""
+
+
+def _mark() -> Path:
+    """The file that says a process is compiling this version of the kernel (beside its cache
+    folder): the editor's live drive starts a new process for each newer edit, and each would
+    otherwise start a compile of its own."""
+    from trackformat.sim.kernel.jit import CACHE
+
+    return CACHE.with_name(CACHE.name + ".compiling")
+
+
+def _mark_compiling(pid: int) -> None:
+    try:
+        _mark().parent.mkdir(parents=True, exist_ok=True)
+        _mark().write_text(str(pid), encoding="utf-8")
+    except OSError:
+        pass  # a read-only cache folder: other processes may compile too, nothing worse
+
+
+def compiling_elsewhere() -> bool:
+    """Whether another process started compiling this version of the kernel lately."""
+    try:
+        return time.time() - _mark().stat().st_mtime < MARK_SECONDS
+    except OSError:
+        return False
+
 
 class KernelSupply:
     """The kernel's racer of one prepared batch, as soon as it can race.
@@ -168,8 +199,12 @@ class KernelSupply:
             self._racer = kernel_racer(board, rules, spec)
         elif cold == "race":
             self._compile = _background(spec)
-            self.say("trackformat: compiling the race kernel in a process of its own, once; "
-                      "the reference engine races meanwhile (the same races)")
+            if self._compile is None:
+                self.say("trackformat: the race kernel is being compiled by another process; "
+                         "the reference engine races meanwhile (the same races)")
+            else:
+                self.say("trackformat: compiling the race kernel in a process of its own, once;"
+                         " the reference engine races meanwhile (the same races)")
 
     @property
     def compiling(self) -> bool:
@@ -185,6 +220,7 @@ class KernelSupply:
                 return None
             if self._compile.failed:
                 self._given_up = True
+                _mark().unlink(missing_ok=True)  # others may try: it may have been killed
                 self.say(f"trackformat: the race kernel did not compile ({self._compile.why()});"
                           " the reference engine races on")
                 return None
@@ -197,14 +233,19 @@ class KernelSupply:
             self._racer = kernel_racer(self.board, self.rules, self.spec)
         return self._racer
 
+
 def _to_stderr(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
-def _background(spec: DriveSpec) -> BackgroundCompile:
+def _background(spec: DriveSpec) -> BackgroundCompile | None:
     """This process's background compile, started unless one runs already (or ran and
-    failed: a second try would fail alike)."""
+    failed: a second try would fail alike); None when another process is compiling (the
+    batch then follows it through the cache)."""
     global _compiling
-    if _compiling is None or (_compiling.done() and not _compiling.failed):
-        _compiling = BackgroundCompile(spec)
+    if _compiling is not None and not (_compiling.done() and not _compiling.failed):
+        return _compiling
+    if compiling_elsewhere():
+        return None
+    _compiling = BackgroundCompile(spec)
     return _compiling
