@@ -11,7 +11,7 @@ import pytest
 
 from tests.factories import edit, ring
 from trackformat import cli
-from trackformat.cli.testdrive import ProgressBar
+from trackformat.cli.progress import ProgressBar
 from trackformat.io import save_track
 
 

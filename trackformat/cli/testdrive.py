@@ -17,8 +17,9 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
+from trackformat.cli.progress import ProgressBar
 from trackformat.io import (
     TrackFileError,
     check_writable,
@@ -68,36 +69,6 @@ def _count(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
-
-
-class ProgressBar:
-    """A one-line bar on a terminal, redrawn in place; nothing at all on a pipe or a file."""
-
-    WIDTH = 30
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.shown = stream.isatty()
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.shown:
-            return
-        filled = self.WIDTH * done // max(total, 1)
-        bar = "#" * filled + "-" * (self.WIDTH - filled)
-        self.stream.write(f"\rtest drive [{bar}] {done}/{total} races")
-        self.stream.flush()
-
-    def say(self, line: str) -> None:
-        """A line of its own on the stream, the bar cleared first (it is drawn again at the next
-        progress)."""
-        self.clear()
-        self.stream.write(line + "\n")
-        self.stream.flush()
-
-    def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r" + " " * (self.WIDTH + 40) + "\r")
-            self.stream.flush()
 
 
 _percent = percent
@@ -347,8 +318,8 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
         bar.clear()
     elapsed = time.perf_counter() - started
     if context.kernel is not None and context.kernel.compiling:
-        print("trackformat: the race kernel is still compiling, in a process of its own: the "
-              "next test drive will race on it", file=sys.stderr, flush=True)
+        bar.say("trackformat: the race kernel is still compiling, in a process of its own: the "
+                "next test drive will race on it")
     report = {"file": source, **batch_report(stats, context)}
     text = dumps_document(report)
     if json_out == "-":
