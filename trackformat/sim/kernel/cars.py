@@ -16,7 +16,7 @@ import numpy.typing as npt
 from trackformat.rules import WEAR_CATEGORIES, Ruleset, TieBreak
 from trackformat.sim.core.state import CarStatus, Cause, RaceState
 from trackformat.sim.kernel.arrays import BoardArrays
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, copy_into
 
 Ints = npt.NDArray[np.int64]
 
@@ -125,7 +125,7 @@ def gear_option_rows(car: Ints, in_pit_space: bool, numbers: Ints, costs: Ints) 
             continue
         options[count, O_GEAR] = gear
         if drop >= 2:
-            options[count, O_COST:O_COST + 6] = costs[drop]
+            copy_into(options[count, O_COST:O_COST + 6], costs[drop])
             engine = costs[drop, C_ENGINE - C_WEAR]
             options[count, O_ELIMINATES] = 1 if engine > 0 and car[C_ENGINE] == engine else 0
         count += 1

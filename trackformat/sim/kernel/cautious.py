@@ -21,7 +21,7 @@ from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.ask import moves_for, priced, roll_starts, walk_for
 from trackformat.sim.kernel.game import CONTACTS, CORNER, CORNER_STOPS, IN_PIT
-from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.jit import compiled, copy_into, inlined
 from trackformat.sim.kernel.workspace import Workspace
 
 Ints = npt.NDArray[np.int64]
@@ -193,10 +193,10 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
                     if book[face, 0] < 0:
                         known, used = _price(walked, terms, face, book, known, used, rules,
                                              workspace)
-        cars[index] = shifted
+        copy_into(cars[index], shifted)
         moves = moves_for(cars, index, debris, dice[g - 1, :count].copy(), board, rules,
                           workspace)
-        cars[index] = car
+        copy_into(cars[index], car)
         starts = roll_starts(moves)
         every_face_safe = True
         survivable = 0
@@ -320,7 +320,7 @@ def move(tables: Tables, moves: Ints, roll: int, cars: Ints, index: int, debris:
         key[6] = row[kp.M_DISTANCE]
         if best < 0 or kc.key_above(key, best_key):
             best = m
-            best_key[:] = key
+            copy_into(best_key, key)
     return best
 
 

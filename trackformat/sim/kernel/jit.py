@@ -138,3 +138,14 @@ def borrow(typingctx: Any, value: Any) -> Any:
         return _borrowed(context, builder, value, args[0])
 
     return value(value), codegen
+
+
+@inlined
+def copy_into(target: Any, source: Any) -> None:
+    """Copy the 1-D array ``source`` into ``target``, as long or longer, in compiled code.
+
+    ``target[:] = source`` would do the same, but numba checks the shapes and formats its error
+    message in compiled code: that message alone compiled numba's string formatting into the
+    kernel, a few seconds of its first compile, and again into every function above it."""
+    for k in range(len(source)):
+        target[k] = source[k]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.jit import compiled, copy_into, inlined
 from trackformat.sim.kernel.walk import (
     MAX_DEPTH,
     MAX_EXITS,
@@ -383,7 +383,8 @@ def price_rolls(walked: Walked, rolls: Ints, terms: Ints, block_brakes: Ints,
             total += 1
     if used + total > len(out):
         grown = np.empty((max(used + total, 2 * len(out)), MOVE_COLUMNS), np.int64)
-        grown[:used] = out[:used]
+        for r in range(used):
+            copy_into(grown[r], out[r])
         out = grown
     for i in range(total):
         k = kept[i, K_ORDER]

@@ -62,7 +62,7 @@ from trackformat.sim.kernel.game import (
     board_tables,
     rule_set,
 )
-from trackformat.sim.kernel.jit import borrow, compiled, inlined
+from trackformat.sim.kernel.jit import borrow, compiled, copy_into, inlined
 from trackformat.sim.kernel.log import (
     E_GEAR_ROLL,
     E_SHIFT,
@@ -374,7 +374,7 @@ def _pay_shift(cars: Ints, index: int, option: Ints, debris: Ints, in_pit: Ints,
             costly = True
     if option[kc.O_GEAR] != car[kc.C_GEAR] or costly:
         row = note(log, cursor, E_SHIFT, index, car[kc.C_GEAR], option[kc.O_GEAR], 0, 0)
-        row[L_ARGS + 2:L_ARGS + 8] = option[kc.O_COST:kc.O_COST + 6]
+        copy_into(row[L_ARGS + 2:L_ARGS + 8], option[kc.O_COST:kc.O_COST + 6])
     car[kc.C_GEAR] = option[kc.O_GEAR]
     for k in range(6):
         car[kc.C_WEAR + k] -= option[kc.O_COST + k]

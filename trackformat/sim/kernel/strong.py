@@ -42,7 +42,7 @@ from trackformat.sim.kernel import ask
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel.game import CONTACTS, CORNER, CROSSING, IN_PIT, LANE, LANE_INDEX
-from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.jit import compiled, copy_into, inlined
 from trackformat.sim.kernel.strong_tables import (
     CHANCE,
     I_BRAKES_STRIDE,
@@ -125,7 +125,7 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
                     moves = ask.moves_for(cars, index, debris, row[:row[CHANCE]].copy(), board,
                                           rules, workspace)
                     value = _gear_value(tables, option, moves, cars, index, board)
-                car[kc.C_GEAR:kc.C_WEAR + 6] = kept
+                copy_into(car[kc.C_GEAR:kc.C_WEAR + 6], kept)
             if best < 0 or value > best_value or (
                     value == best_value and option[kc.O_GEAR] < options[best, kc.O_GEAR]):
                 best, best_value, best_moves = k, value, moves
@@ -158,7 +158,7 @@ def slipstream(tables: Tables, move: Ints, extras: Ints, cars: Ints, index: int,
         if values[k] > values[best]:
             best = k
     alone = np.empty((1, len(move)), np.int64)
-    alone[0] = move
+    copy_into(alone[0], move)
     worth = _values(tables, alone, 0, 1, gear_now, cars, index, board)[0]
     return best if values[best] > worth else -1
 
