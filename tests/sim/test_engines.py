@@ -7,13 +7,15 @@ what the batch does around it."""
 
 from __future__ import annotations
 
+import json
 import sys
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
 
 from tests.factories import ring
+from trackformat.io import load_track
 from trackformat.io.jsonio import dumps_document
 from trackformat.rules import load_ruleset
 from trackformat.sim.batch import engines
@@ -147,3 +149,29 @@ def test_a_batch_follows_a_compile_another_process_started(
     finally:
         started.process.kill()
         started.process.wait()
+
+
+@pytest.mark.usefixtures("cold")
+def test_a_batch_goes_on_while_the_compile_process_has_not_read_its_spec_yet(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A real board's spec is more than a pipe holds; the compile process reads it once it has
+    # imported the project. This one reads it only once the test goes on, after the compile
+    # has started: a batch that waited for it to read would wait here until its deadline.
+    go, got = tmp_path / "go", tmp_path / "got"
+    stand_in(monkeypatch,
+             "import os, sys, time\n"
+             "deadline = time.time() + 30\n"
+             "while not os.path.exists(sys.argv[1]) and time.time() < deadline:\n"
+             "    time.sleep(0.02)\n"
+             "told = os.path.exists(sys.argv[1])\n"
+             "spec = sys.stdin.read()\n"
+             "open(sys.argv[2], 'w').write(('told ' if told else 'alone ') + spec)\n",
+             str(go), str(got))
+    monaco = load_track(Path(__file__).resolve().parents[2] / "tracks" / "monaco.json")
+    big = DriveSpec.of(monaco, load_ruleset("formula-d"), ("strong",) * 10, seed=3)
+    compiling = engines.BackgroundCompile(big)
+    go.touch()
+    assert compiling.process.wait(timeout=60) == 0
+    told, spec = got.read_text(encoding="utf-8").split(" ", 1)
+    assert told == "told", "the batch waited for the compile process to read its spec"
+    assert len(spec) > 65536 and json.loads(spec) == json.loads(json.dumps(asdict(big)))

@@ -20,6 +20,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -114,11 +115,12 @@ class BackgroundCompile:
             stderr=self._errors)
         _mark_compiling(self.process.pid)
         assert self.process.stdin is not None
-        try:
-            self.process.stdin.write(json.dumps(dataclasses.asdict(spec)).encode())
-            self.process.stdin.close()
-        except OSError:
-            pass  # the process ended before reading its spec: its exit code and stderr say why
+        # A board's spec is more than a pipe holds, and the process reads it only once it has
+        # imported the project, a second later: a thread hands it over while the batch races.
+        # Not a daemon, so that a batch that ends sooner still hands over all of it.
+        threading.Thread(target=_hand_over, name="kernel compile spec",
+                         args=(self.process.stdin, json.dumps(dataclasses.asdict(spec)).encode())
+                         ).start()
 
     def done(self) -> bool:
         return self.process.poll() is not None
@@ -132,6 +134,15 @@ class BackgroundCompile:
         self._errors.seek(0)
         lines = self._errors.read().decode(errors="replace").strip().splitlines()
         return lines[-1] if lines else f"exit code {self.process.returncode}"
+
+
+def _hand_over(stream: IO[bytes], spec: bytes) -> None:
+    """Write a compile process's spec on its stdin, and close it."""
+    try:
+        stream.write(spec)
+        stream.close()
+    except OSError:
+        pass  # the process ended before reading its spec: its exit code and stderr say why
 
 
 def compile_command() -> list[str]:
