@@ -8,7 +8,8 @@ kernel reproduces it race for race, event for event, and tests compare the two. 
   :class:`~trackformat.sim.core.board.Board` with numpy only;
 - ``game``: the board and a race's rules as the tuples of arrays compiled code reads;
 - ``jit``: the one place numba is imported and configured (its compile cache goes to a user
-  cache folder, never into site-packages);
+  cache folder, never into site-packages), and the little helpers compiled code uses instead of
+  numba's own where those would compile more (``copy_into``);
 - ``walk`` and ``price``: the legal routes of one car for a roll, priced into the legal moves of
   each roll in the engine's order, and the slipstream extras that may follow a move;
 - ``ask``: those moves asked with the race as the kernel keeps it (one roll, every face of a
