@@ -8,7 +8,9 @@ what the batch does around it."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+import time
 from dataclasses import asdict, replace
 from pathlib import Path
 
@@ -175,3 +177,36 @@ def test_a_batch_goes_on_while_the_compile_process_has_not_read_its_spec_yet(
     told, spec = got.read_text(encoding="utf-8").split(" ", 1)
     assert told == "told", "the batch waited for the compile process to read its spec"
     assert len(spec) > 65536 and json.loads(spec) == json.loads(json.dumps(asdict(big)))
+
+
+def test_a_process_that_ends_first_still_hands_its_compile_process_the_whole_spec(
+        tmp_path: Path) -> None:
+    # A test drive over before its compile process has read the spec (the process reads it
+    # after its imports): the compile must still get all of it, or it would fail and the next
+    # test drive would start cold again.
+    got = tmp_path / "got"
+    reader = ("import os, sys, time\ntime.sleep(1.5)\n"
+              f"open({str(got)!r} + '.part', 'w').write(sys.stdin.read())\n"
+              f"os.replace({str(got)!r} + '.part', {str(got)!r})\n")
+    monaco = Path(__file__).resolve().parents[2] / "tracks" / "monaco.json"
+    batch = (
+        "import sys\n"
+        "from trackformat.io import load_track\n"
+        "from trackformat.rules import load_ruleset\n"
+        "from trackformat.sim.batch import engines\n"
+        "from trackformat.sim.batch.testdrive import DriveSpec\n"
+        f"engines.compile_command = lambda: [sys.executable, '-c', {reader!r}]\n"
+        f"engines._mark = lambda: __import__('pathlib').Path({str(tmp_path / 'mark')!r})\n"
+        f"spec = DriveSpec.of(load_track({str(monaco)!r}), load_ruleset('formula-d'),\n"
+        "                    ('strong',) * 10, seed=3)\n"
+        "compiling = engines.BackgroundCompile(spec)\n"
+        "print(compiling.process.pid)\n")
+    done = subprocess.run([sys.executable, "-c", batch], capture_output=True, text=True,
+                          check=True, timeout=120)
+    assert done.stdout.strip().isdigit()
+    for _ in range(600):  # the compile process writes what it read
+        if got.exists():
+            break
+        time.sleep(0.05)
+    spec = json.loads(got.read_text(encoding="utf-8"))
+    assert len(spec["track"]["spaces"]) > 100 and spec["bots"] == ["strong"] * 10

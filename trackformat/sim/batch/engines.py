@@ -14,6 +14,7 @@ next batch finds the kernel in the cache.
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
 import json
 import os
@@ -117,10 +118,13 @@ class BackgroundCompile:
         assert self.process.stdin is not None
         # A board's spec is more than a pipe holds, and the process reads it only once it has
         # imported the project, a second later: a thread hands it over while the batch races.
-        # Not a daemon, so that a batch that ends sooner still hands over all of it.
-        threading.Thread(target=_hand_over, name="kernel compile spec",
-                         args=(self.process.stdin, json.dumps(dataclasses.asdict(spec)).encode())
-                         ).start()
+        # A process that ends sooner waits for the hand-over, though not for ever should the
+        # compile process never read.
+        writer = threading.Thread(
+            target=_hand_over, name="kernel compile spec", daemon=True,
+            args=(self.process.stdin, json.dumps(dataclasses.asdict(spec)).encode()))
+        writer.start()
+        atexit.register(writer.join, HAND_OVER_SECONDS)
 
     def done(self) -> bool:
         return self.process.poll() is not None
@@ -134,6 +138,10 @@ class BackgroundCompile:
         self._errors.seek(0)
         lines = self._errors.read().decode(errors="replace").strip().splitlines()
         return lines[-1] if lines else f"exit code {self.process.returncode}"
+
+
+HAND_OVER_SECONDS = 60.0
+"""How long a process that is done waits, at exit, for its compile process to read its spec."""
 
 
 def _hand_over(stream: IO[bytes], spec: bytes) -> None:
