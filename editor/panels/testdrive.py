@@ -278,8 +278,11 @@ class TestDrivePanel(QWidget):
         if self._drop_run:
             return  # a Run batch of the track as it was: live mode's progress shows now
         self.progress.setValue(done)
-        notice = f"; {self._engine_notice}" if self._engine_notice else ""
-        self._say(f"{done} of {total} races{notice}")
+        self._say(self._with_notice(f"{done} of {total} races"))
+
+    def _with_notice(self, text: str) -> str:
+        """``text`` for the status line, with what the engines last said of the batch."""
+        return f"{text}; {self._engine_notice}" if self._engine_notice else text
 
     def _engines_said(self, text: str) -> None:
         self._engine_notice = text
@@ -427,9 +430,8 @@ class TestDrivePanel(QWidget):
         self.race_number.setMaximum(max(done - 1, 0))
         self._set_replay_enabled(True)
         self._heat_changed(self.heat.currentText())
-        notice = f"; {self._engine_notice}" if self._engine_notice else ""
-        self._say(f"live: {done} of {total} races{notice}" if done < total
-                  else f"live: {total} races done{notice}")
+        self._say(self._with_notice(f"live: {done} of {total} races" if done < total
+                                    else f"live: {total} races done"))
         self.liveShown.emit(done, total)
 
     def _live_noticed(self, text: str) -> None:

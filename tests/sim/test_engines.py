@@ -52,6 +52,14 @@ def stand_in(monkeypatch: pytest.MonkeyPatch, code: str, *args: str) -> None:
                         lambda: [sys.executable, "-c", code, *args])
 
 
+def prepared_cold(monkeypatch: pytest.MonkeyPatch, code: str) -> tuple[DriveContext, list[str]]:
+    """The spec prepared to race at once on a cold kernel whose compile is stood in for by
+    ``code``: the batch's context and the lines it said."""
+    stand_in(monkeypatch, code)
+    lines: list[str] = []
+    return prepare(spec(), cold="race", say=lines.append), lines
+
+
 @pytest.mark.usefixtures("cold")
 def test_a_cold_batch_races_on_the_reference_engine_until_the_kernel_is_compiled(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -90,9 +98,8 @@ def test_a_cold_batch_races_on_the_reference_engine_until_the_kernel_is_compiled
 @pytest.mark.usefixtures("cold")
 def test_a_compile_that_fails_leaves_the_batch_on_the_reference_engine_and_says_why(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    stand_in(monkeypatch, "import sys\nsys.stdin.read()\nsys.exit('LLVM ERROR: out of memory')")
-    lines: list[str] = []
-    context = prepare(spec(), cold="race", say=lines.append)
+    context, lines = prepared_cold(
+        monkeypatch, "import sys\nsys.stdin.read()\nsys.exit('LLVM ERROR: out of memory')")
     assert engines._compiling is not None
     engines._compiling.process.wait(timeout=30)
     text = dumps_document(batch_report(run_batch(context.spec, RACES, context=context), context))
@@ -107,9 +114,7 @@ def test_a_compile_that_fails_leaves_the_batch_on_the_reference_engine_and_says_
 def test_on_one_core_a_cold_kernel_is_compiled_before_racing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engines, "cores", lambda: 1)
-    stand_in(monkeypatch, "raise SystemExit('no process should be started')")
-    lines: list[str] = []
-    context = prepare(spec(), cold="race", say=lines.append)
+    context, lines = prepared_cold(monkeypatch, "raise SystemExit('no process should be started')")
     assert engines._compiling is None and lines == []
     assert context.racer is not None
 
@@ -133,9 +138,8 @@ def test_an_unknown_way_for_a_cold_kernel_is_refused() -> None:
 @pytest.mark.usefixtures("cold")
 def test_a_batch_follows_a_compile_another_process_started(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    stand_in(monkeypatch, "import sys\nsys.stdin.read()\nimport time\ntime.sleep(60)")
-    lines: list[str] = []
-    first = prepare(spec(), cold="race", say=lines.append)
+    first, lines = prepared_cold(
+        monkeypatch, "import sys\nsys.stdin.read()\nimport time\ntime.sleep(60)")
     started = engines._compiling
     assert started is not None and engines.compiling_elsewhere()
     try:

@@ -10,8 +10,9 @@ kernel reproduces it race for race, event for event, and tests compare the two. 
 - ``jit``: the one place numba is imported and configured (its compile cache goes to a user
   cache folder, never into site-packages), and the little helpers compiled code uses instead of
   numba's own where those would compile more (``copy_into``);
-- ``walk`` and ``price``: the legal routes of one car for a roll, priced into the legal moves of
-  each roll in the engine's order, and the slipstream extras that may follow a move;
+- ``walk``, ``price`` and ``rolls``: the legal routes of one car for a roll, sorted into
+  outcomes once per walk, then priced into the legal moves of each roll in the engine's order,
+  and the slipstream extras that may follow a move;
 - ``ask``: those moves asked with the race as the kernel keeps it (one roll, every face of a
   die, slipstream extras, a super start);
 - ``moves``: the same moves asked with a readable race state, for the tests that compare them

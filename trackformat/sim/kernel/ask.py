@@ -42,6 +42,7 @@ from trackformat.sim.kernel.game import (
     SHAPES,
 )
 from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.rolls import price_rolls
 from trackformat.sim.kernel.workspace import Workspace
 
 Ints = npt.NDArray[np.int64]
@@ -73,9 +74,9 @@ def priced(walked: kp.Walked, rolls: Ints, terms: Ints, rules: tuple[Ints, ...],
     """The moves of each of ``rolls`` (sorted, distinct, none past the walk's, none priced
     before) from a walk of :func:`walk_for`, while the workspace has not walked again: written
     in ``out`` from row ``used`` on, or in a bigger table when it is full (see
-    :func:`~trackformat.sim.kernel.price.price_rolls`)."""
+    :func:`~trackformat.sim.kernel.rolls.price_rolls`)."""
     flags = rules[FLAGS]
-    return kp.price_rolls(walked, rolls, terms, flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES],
+    return price_rolls(walked, rolls, terms, flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES],
                           workspace[1][1], out, used)
 
 

@@ -23,6 +23,7 @@ from trackformat.sim.kernel import terms as kt
 from trackformat.sim.kernel import walk as kw
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.rolls import moves_of
 from trackformat.sim.kernel.workspace import new_workspace
 from trackformat.sim.move.routes import may_enter_pit
 from trackformat.sim.move.slipstream import _patterns
@@ -278,7 +279,7 @@ def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
                                    tyres_left, spun, brakes_per_space, tyres_per_space,
                                 eliminated_missing, respin_max, block_from)
     walk_space, workspace = _small_workspace()
-    return kp.moves_of((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
+    return moves_of((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
                    corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
                   origin, walk, np.zeros((1, 1), np.int64), rolls, terms, block_brakes,
                   block_tyres, walk_space, workspace)
@@ -303,7 +304,7 @@ def slipstream_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
         max_changes, brakes_left, tyres_left, spun, brakes_per_space, tyres_per_space,
         eliminated_missing, respin_max, block_from)
     walk_space, workspace = _small_workspace()
-    return kp.moves_of((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
+    return moves_of((track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner,
                    corner_stops, in_pit, is_box), (occupied, debris, passable, passable_count),
                   origin, walk, shapes, roll, terms, block_brakes, block_tyres, walk_space,
                   workspace)

@@ -18,7 +18,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.sim.kernel.price import FIRST_COLUMNS, KEPT_COLUMNS
+from trackformat.sim.kernel.price import FIRST_COLUMNS
+from trackformat.sim.kernel.rolls import KEPT_COLUMNS
 from trackformat.sim.kernel.walk import (
     MAX_DEPTH,
     ROUTE_COLUMNS,
@@ -30,7 +31,7 @@ from trackformat.sim.kernel.walk import (
 Ints = npt.NDArray[np.int64]
 PriceSpace = tuple[Ints, Ints, Ints, Ints]
 """Pricing's tables (see :func:`~trackformat.sim.kernel.price.outcomes_of` and
-:func:`~trackformat.sim.kernel.price.price_rolls`): the routes that open an outcome, the moves
+:func:`~trackformat.sim.kernel.rolls.price_rolls`): the routes that open an outcome, the moves
 in the making, the stamps of its hash table (the walk's, reused), the depths of its outcomes."""
 AskSpace = tuple[Ints, Ints, Ints, Ints]
 """What a question reads of the race (see :func:`~trackformat.sim.kernel.ask.moves_after`):
