@@ -1,14 +1,14 @@
-"""How the compiled race kernel starts and scales: the first race in a new process with an empty
-compile cache (cold) and with a full one (warm), and a test drive on one worker process against
-two. A cold test drive is measured too: it races on the reference engine while the kernel
-compiles in a process of its own (:mod:`trackformat.sim.batch.engines`).
+"""How the compiled race kernel starts and scales: the process that compiles it on an empty
+cache, a new process's test drive with a warm cache, and a test drive on one worker process
+against two. A cold test drive is measured too: it races on the reference engine while the
+kernel compiles in a process of its own (:mod:`trackformat.sim.batch.engines`).
 
-Prints figures, no assertions. Each start is measured in a fresh Python process (``python -c``),
-from the interpreter's start to the first race's result: the imports, the board, the drivers'
-tables, loading or compiling the kernel, and the race itself. Times are the child's CPU time
-(user + system, from ``resource``), and its wall-clock time as well; the workers' rows are
-wall-clock (the work is in other processes), so a busy machine shows in them: run it on a quiet
-one.
+Prints figures, no assertions. Each start is a fresh process, the one a user gets: the compile
+process a test drive starts (``python -m trackformat.sim.batch.testdrive``, the batch's spec on
+its stdin), and ``python -m trackformat testdrive`` racing once, each from the interpreter's
+start to its exit. Times are the child's CPU time (user + system, from ``resource``), and its
+wall-clock time as well; the workers' rows are wall-clock (the work is in other processes), so
+a busy machine shows in them: run it on a quiet one.
 
     python benchmarks/kernel_speed.py                    # Monaco, 10 strong cars, 2 laps
     python benchmarks/kernel_speed.py --bot cautious --races 200
@@ -18,6 +18,8 @@ one.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import os
 import resource
 import subprocess
@@ -30,31 +32,42 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-FIRST_RACE = """
-from trackformat.io import load_track
-from trackformat.rules import load_ruleset
-from trackformat.sim import Board
-from trackformat.sim.kernel.race import KernelRacer
-board = Board.of(load_track({track!r}))
-KernelRacer(board, load_ruleset("formula-d"), [{bot!r}] * {cars}, {laps}).race(1)
-"""
-
-
-def first_race(cache: str | None, bot: str, cars: int, laps: int) -> tuple[float, float]:
-    """(CPU s, wall s) of a new process that races once; ``cache``: its NUMBA_CACHE_DIR."""
+def _child(command: list[str], cache: str | None, stdin: bytes | None = None) -> tuple[float,
+                                                                                    float]:
+    """(CPU s, wall s) of a new process running ``command`` to its end; ``cache``: its
+    NUMBA_CACHE_DIR (None: the user's)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     if cache is not None:
         env["NUMBA_CACHE_DIR"] = cache
-    code = FIRST_RACE.format(track=str(ROOT / "tracks" / "monaco.json"), bot=bot, cars=cars,
-                             laps=laps)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], env=env, check=True, cwd=ROOT,
-                   stderr=subprocess.DEVNULL)
+    subprocess.run(command, env=env, check=True, cwd=ROOT, input=stdin,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu, wall
+
+
+def compile_process(cache: str, bot: str, cars: int, laps: int) -> tuple[float, float]:
+    """(CPU s, wall s) of the process a test drive starts to compile the kernel (the one the
+    editor and the command line start on an empty cache), from its start to its end."""
+    from trackformat.io import load_track
+    from trackformat.rules import load_ruleset
+    from trackformat.sim.batch.engines import compile_command
+    from trackformat.sim.batch.testdrive import DriveSpec
+
+    spec = DriveSpec.of(load_track(ROOT / "tracks" / "monaco.json"), load_ruleset("formula-d"),
+                        (bot,) * cars, seed=0, laps=laps)
+    return _child(compile_command(), cache, json.dumps(dataclasses.asdict(spec)).encode())
+
+
+def command_line(cache: str | None, bot: str, cars: int, laps: int) -> tuple[float, float]:
+    """(CPU s, wall s) of ``python -m trackformat testdrive`` racing once, from the
+    interpreter's start to its exit: what a user waits for with a warm cache."""
+    return _child([sys.executable, "-m", "trackformat", "testdrive",
+                   str(ROOT / "tracks" / "monaco.json"), "--races", "1", "--cars", str(cars),
+                   "--laps", str(laps), "--bot", bot], cache)
 
 
 FIRST_DRIVE_RACE = """
@@ -127,16 +140,17 @@ def main(argv: list[str] | None = None) -> int:
                   f"(empty cache: raced on {engine}; the kernel compiled alongside in "
                   f"{compiled or 0:.1f} s wall)")
         with tempfile.TemporaryDirectory() as empty:
-            cpu, wall = first_race(empty, args.bot, args.cars, args.laps)
-            print(f"cold start to the first race: {cpu:6.1f} s CPU, {wall:6.1f} s wall "
-                  "(empty cache: compiles the kernel)")
-            cpu, wall = first_race(empty, args.bot, args.cars, args.laps)
-            print(f"warm start to the first race: {cpu:6.1f} s CPU, {wall:6.1f} s wall "
-                  "(the cache the cold start filled)")
+            cpu, wall = compile_process(empty, args.bot, args.cars, args.laps)
+            print(f"the kernel's compile process:   {cpu:6.1f} s CPU, {wall:6.1f} s wall "
+                  "(empty cache)")
+            cpu, wall = command_line(empty, args.bot, args.cars, args.laps)
+            print(f"warm start, a test drive of one race on the command line: {cpu:6.1f} s CPU, "
+                  f"{wall:6.1f} s wall (the cache the compile filled)")
     else:
-        first_race(None, args.bot, args.cars, args.laps)  # fills the user's cache if needed
-        cpu, wall = first_race(None, args.bot, args.cars, args.laps)
-        print(f"warm start to the first race: {cpu:6.1f} s CPU, {wall:6.1f} s wall")
+        command_line(None, args.bot, args.cars, args.laps)  # fills the user's cache if needed
+        cpu, wall = command_line(None, args.bot, args.cars, args.laps)
+        print(f"warm start, a test drive of one race on the command line: {cpu:6.1f} s CPU, "
+              f"{wall:6.1f} s wall")
     one = batch_rate(args.bot, args.cars, args.laps, args.races, 1)
     two = batch_rate(args.bot, args.cars, args.laps, args.races, 2)
     print(f"test drive of {args.races} races: {one:6.1f} races/s on 1 worker, {two:6.1f} on 2 "

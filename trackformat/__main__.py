@@ -1,6 +1,17 @@
-"""``python -m trackformat``: the same command line as the ``trackformat`` script."""
+"""``python -m trackformat``, and the ``trackformat`` script: the command line as a program."""
 
-from trackformat.cli import main
+from trackformat.collector import one_job_process, settle
+
+
+def program() -> int:
+    """Run the command line in this process, which ends with it (see
+    :func:`~trackformat.collector.one_job_process`); returns the exit code."""
+    one_job_process()
+    from trackformat.cli import main
+
+    settle()
+    return main()
+
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(program())

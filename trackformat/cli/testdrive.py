@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from trackformat.cli.progress import ProgressBar
+from trackformat.collector import settle
 from trackformat.io import (
     TrackFileError,
     check_writable,
@@ -309,6 +310,7 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
         context = prepare(spec, cold="race", say=bar.say)
     except DriveError as err:
         return _fail(f"{source}: cannot test drive: {err}")
+    settle()
     started = time.perf_counter()
     try:
         stats, where = _run(args, spec, context, bar)

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
+from trackformat.collector import settle
 from trackformat.rules import Ruleset
 from trackformat.sim.core.board import Board
 from trackformat.sim.race.runner import RaceResult
@@ -86,6 +87,7 @@ def kernel_racer(board: Board, rules: Ruleset, spec: DriveSpec) -> Racer:
 
     check_kernel_drivers(spec)
     racer = KernelRacer(board, rules, spec.bots, spec.laps, spec.max_turns)
+    settle()  # the kernel's modules, the board and its tables: before a compile's passes
     racer.count(0, *racer.count_tables())
     return racer
 

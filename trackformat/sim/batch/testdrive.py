@@ -28,7 +28,12 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from trackformat.collector import collection_deferred
+from trackformat.collector import (
+    collection_deferred,
+    one_job_process,
+    set_aside_survivors,
+    settle,
+)
 from trackformat.io import track_from_document, track_to_document
 from trackformat.model.track import Track
 from trackformat.rules import Ruleset, ruleset_from_document
@@ -224,7 +229,9 @@ def _start_worker(spec: DriveSpec) -> None:
     # Ctrl-C is the parent's to handle (it stops the pool); a worker left to it would print
     # its own traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    one_job_process()
     _worker_context = prepare(spec, cold="follow")
+    settle()
 
 
 def _work(chunk: Chunk) -> DriveStats:
@@ -338,6 +345,8 @@ def run_batch(spec: DriveSpec, races: int, workers: int = 1,
 if __name__ == "__main__":
     # A batch's spec as JSON on stdin, prepared: the kernel's compile in a process of its own
     # (see engines.BackgroundCompile).
+    one_job_process()
+    set_aside_survivors()
     loaded = json.loads(sys.stdin.read())
     loaded["bots"] = tuple(loaded["bots"])
     prepare(DriveSpec(**loaded))

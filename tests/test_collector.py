@@ -1,0 +1,82 @@
+"""The cycle collector in a process that does one job (the command line, a test drive's worker,
+the kernel's compile process): its start set aside, what comes after still collected."""
+
+from __future__ import annotations
+
+import gc
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from trackformat.collector import settle
+
+ROOT = Path(__file__).parent.parent
+
+
+def _child(code: str) -> list[str]:
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120, check=True)
+    return done.stdout.split()
+
+
+def test_a_one_job_process_sets_its_start_aside_and_still_collects_what_follows() -> None:
+    out = _child(
+        "import gc, weakref\n"
+        "from trackformat.collector import one_job_process, settle\n"
+        "one_job_process()\n"
+        "paused = not gc.isenabled()\n"
+        "import trackformat.cli\n"
+        "settle()\n"
+        "class Node: pass\n"
+        "a, b = Node(), Node()\n"
+        "a.other, b.other = b, a\n"
+        "gone = weakref.ref(a)\n"
+        "del a, b\n"
+        "gc.collect()\n"
+        "print(paused, gc.isenabled(), gc.get_freeze_count(), gone() is None)\n")
+    paused, enabled, frozen, collected = out
+    assert paused == "True"  # the start's imports made with the collector paused
+    assert enabled == "True"
+    assert int(frozen) > 10_000  # the command line's modules, set aside
+    assert collected == "True"  # a cycle made after the start is still collected
+
+
+def test_settle_leaves_other_processes_alone() -> None:
+    """The editor and a test run keep their collector as it is: a set-aside cycle would never be
+    collected in a process that goes on for hours."""
+    frozen, enabled = gc.get_freeze_count(), gc.isenabled()
+    settle()
+    assert (gc.get_freeze_count(), gc.isenabled()) == (frozen, enabled)
+
+
+def test_the_installed_trackformat_script_runs_the_command_line() -> None:
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "trackformat"]
+    module, _, function = script.value.partition(":")
+    out = subprocess.run(
+        [sys.executable, "-c", f"import sys; from {module} import {function} as run; "
+                               "sys.argv = ['trackformat', '--version']; sys.exit(run())"],
+        capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("trackformat ")
+
+
+def test_the_compile_process_sets_aside_what_survives_a_full_pass() -> None:
+    out = _child(
+        "import gc, weakref\n"
+        "from trackformat.collector import one_job_process, set_aside_survivors, settle\n"
+        "one_job_process()\n"
+        "set_aside_survivors()\n"
+        "settle()\n"
+        "before = gc.get_freeze_count()\n"
+        "kept = [[n] for n in range(5000)]\n"
+        "class Node: pass\n"
+        "a, b = Node(), Node()\n"
+        "a.other, b.other = b, a\n"
+        "gone = weakref.ref(a)\n"
+        "del a, b\n"
+        "gc.collect()\n"
+        "print(gc.get_freeze_count() - before, gone() is None)\n")
+    set_aside, collected = out
+    assert int(set_aside) >= 5000  # the survivors of the pass, set aside
+    assert collected == "True"  # garbage is still collected by the pass itself
