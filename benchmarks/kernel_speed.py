@@ -32,6 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from trackformat.process import one_job_process  # noqa: E402
+
+
 def _child(command: list[str], cache: str | None, stdin: bytes | None = None) -> tuple[float,
                                                                                     float]:
     """(CPU s, wall s) of a new process running ``command`` to its end; ``cache``: its
@@ -130,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--races", type=int, default=2000, help="races of the workers' batches")
     parser.add_argument("--skip-cold", action="store_true")
     args = parser.parse_args(argv)
+    one_job_process()  # as the command line sets up its process (its workers inherit it)
     print(f"Monaco, {args.cars} {args.bot} cars, {args.laps} laps")
     if not args.skip_cold:
         with tempfile.TemporaryDirectory() as empty:

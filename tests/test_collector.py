@@ -4,10 +4,13 @@ the kernel's compile process): its start set aside, what comes after still colle
 from __future__ import annotations
 
 import gc
+import os
 import subprocess
 import sys
 from importlib.metadata import entry_points
 from pathlib import Path
+
+import pytest
 
 from trackformat.collector import settle
 
@@ -23,7 +26,8 @@ def _child(code: str) -> list[str]:
 def test_a_one_job_process_sets_its_start_aside_and_still_collects_what_follows() -> None:
     out = _child(
         "import gc, weakref\n"
-        "from trackformat.collector import one_job_process, settle\n"
+        "from trackformat.collector import settle\n"
+        "from trackformat.process import one_job_process\n"
         "one_job_process()\n"
         "paused = not gc.isenabled()\n"
         "import trackformat.cli\n"
@@ -64,7 +68,8 @@ def test_the_installed_trackformat_script_runs_the_command_line() -> None:
 def test_the_compile_process_sets_aside_what_survives_a_full_pass() -> None:
     out = _child(
         "import gc, weakref\n"
-        "from trackformat.collector import one_job_process, set_aside_survivors, settle\n"
+        "from trackformat.collector import set_aside_survivors, settle\n"
+        "from trackformat.process import one_job_process\n"
         "one_job_process()\n"
         "set_aside_survivors()\n"
         "settle()\n"
@@ -80,3 +85,20 @@ def test_the_compile_process_sets_aside_what_survives_a_full_pass() -> None:
     set_aside, collected = out
     assert int(set_aside) >= 5000  # the survivors of the pass, set aside
     assert collected == "True"  # garbage is still collected by the pass itself
+
+
+def test_a_one_job_process_starts_numpy_without_helper_threads() -> None:
+    """OpenBLAS's helper threads spin for a tenth of a second of CPU in every process that
+    imports numpy; the project's processes need none (the user's own setting stays)."""
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("counting a process's threads needs Linux's /proc")
+    code = ("import os\n"
+            "from trackformat.process import one_job_process\n"
+            "one_job_process()\n"
+            "import numpy\n"
+            "print(len(os.listdir('/proc/self/task')), os.environ['OPENBLAS_NUM_THREADS'])\n")
+    assert _child(code) == ["1", "1"]
+    chosen = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, timeout=120, check=True,
+                            env={**os.environ, "OPENBLAS_NUM_THREADS": "2"})
+    assert chosen.stdout.split()[1] == "2"

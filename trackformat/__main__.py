@@ -1,11 +1,12 @@
 """``python -m trackformat``, and the ``trackformat`` script: the command line as a program."""
 
-from trackformat.collector import one_job_process, settle
+from trackformat.collector import settle
+from trackformat.process import one_job_process
 
 
 def program() -> int:
     """Run the command line in this process, which ends with it (see
-    :func:`~trackformat.collector.one_job_process`); returns the exit code."""
+    :func:`~trackformat.process.one_job_process`); returns the exit code."""
     one_job_process()
     from trackformat.cli import main
 

@@ -35,29 +35,29 @@ def collection_deferred() -> Iterator[None]:
 
 
 _one_job = False
-"""Whether this process runs one job and ends (see :func:`one_job_process`)."""
+"""Whether this process does one job and ends (see :func:`pause_until_settled`)."""
 
 
-def one_job_process() -> None:
-    """Say, first thing in a program's entry point, that this process does one job and ends:
-    the command line, a test drive's worker, the kernel's compile process.
+def pause_until_settled() -> None:
+    """Pause the collector until the first :func:`settle`, in a process that does one job and
+    ends (see :func:`trackformat.process.one_job_process`, which calls this first thing).
 
     Such a process keeps nearly everything its start builds (modules, the board, the kernel's
     tables) until it ends, yet every full pass of the collector walks all of it again, and so
-    does the pass at exit. The collector is paused from here until the first :func:`settle`,
-    which sets what was built aside for good. Measured with ``benchmarks/kernel_speed.py``, a
-    test drive of one race on the command line (Monaco, warm cache), from the interpreter's
-    start to its exit, in turns with the version before: 1.7 to 2.0 s of CPU against 2.3 to
-    2.7 s."""
+    does the pass at exit; :func:`settle` sets what was built aside for good. Measured with
+    ``benchmarks/kernel_speed.py``, a test drive of one race on the command line (Monaco, warm
+    cache), from the interpreter's start to its exit, in turns with the version before: 1.7 to
+    2.0 s of CPU against 2.3 to 2.7 s."""
     global _one_job
     _one_job = True
     gc.disable()
 
 
 def settle() -> None:
-    """In a :func:`one_job_process`, set everything it holds now aside from the collector for
-    good (:func:`gc.freeze`) and let the collector run again, on what is made from here on;
-    elsewhere (the editor, a test run) nothing.
+    """In a process that does one job (:func:`~trackformat.process.one_job_process`), set
+    everything it holds now aside from the collector for good (:func:`gc.freeze`) and let the
+    collector run again, on what is made from here on; elsewhere (the editor, a test run)
+    nothing.
 
     Called where a process's long-lived part is built: after its imports, once the board and
     the kernel are ready. Only a process that ends after its job may do this: a set-aside
@@ -68,9 +68,9 @@ def settle() -> None:
 
 
 def set_aside_survivors() -> None:
-    """In a :func:`one_job_process` that keeps building a long-lived heap until it ends, also
-    set aside whatever survives each full pass of the collector, so that the next one walks only
-    what was made since; elsewhere nothing.
+    """In a process that does one job (:func:`~trackformat.process.one_job_process`) and keeps
+    building a long-lived heap until it ends, also set aside whatever survives each full pass
+    of the collector, so that the next one walks only what was made since; elsewhere nothing.
 
     For the kernel's compile process: numba keeps every function it compiled (its types, its
     code, its machine code) until the process ends, and each full pass walked all of it again.

@@ -28,14 +28,10 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
-from trackformat.collector import (
-    collection_deferred,
-    one_job_process,
-    set_aside_survivors,
-    settle,
-)
+from trackformat.collector import collection_deferred, set_aside_survivors, settle
 from trackformat.io import track_from_document, track_to_document
 from trackformat.model.track import Track
+from trackformat.process import one_job_process
 from trackformat.rules import Ruleset, ruleset_from_document
 from trackformat.sim.batch.engines import KernelSupply, KernelUnavailable, Racer
 from trackformat.sim.batch.stats import DriveStats
