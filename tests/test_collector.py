@@ -17,9 +17,19 @@ from trackformat.collector import settle
 ROOT = Path(__file__).parent.parent
 
 
-def _child(code: str) -> list[str]:
+DROPPED_CYCLE = ("class Node: pass\n"
+                 "a, b = Node(), Node()\n"
+                 "a.other, b.other = b, a\n"
+                 "gone = weakref.ref(a)\n"
+                 "del a, b\n")
+"""Two objects that refer to each other, dropped: garbage only a pass of the collector finds
+(``gone()`` is None once it has)."""
+
+
+def _child(code: str, env: dict[str, str] | None = None) -> list[str]:
+    """What ``code`` prints in a new Python process, split into words."""
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, timeout=120, check=True)
+                          cwd=ROOT, timeout=120, check=True, env=env)
     return done.stdout.split()
 
 
@@ -32,11 +42,7 @@ def test_a_one_job_process_sets_its_start_aside_and_still_collects_what_follows(
         "paused = not gc.isenabled()\n"
         "import trackformat.cli\n"
         "settle()\n"
-        "class Node: pass\n"
-        "a, b = Node(), Node()\n"
-        "a.other, b.other = b, a\n"
-        "gone = weakref.ref(a)\n"
-        "del a, b\n"
+        + DROPPED_CYCLE +
         "gc.collect()\n"
         "print(paused, gc.isenabled(), gc.get_freeze_count(), gone() is None)\n")
     paused, enabled, frozen, collected = out
@@ -75,11 +81,7 @@ def test_the_compile_process_sets_aside_what_survives_a_full_pass() -> None:
         "settle()\n"
         "before = gc.get_freeze_count()\n"
         "kept = [[n] for n in range(5000)]\n"
-        "class Node: pass\n"
-        "a, b = Node(), Node()\n"
-        "a.other, b.other = b, a\n"
-        "gone = weakref.ref(a)\n"
-        "del a, b\n"
+        + DROPPED_CYCLE +
         "gc.collect()\n"
         "print(gc.get_freeze_count() - before, gone() is None)\n")
     set_aside, collected = out
@@ -98,7 +100,4 @@ def test_a_one_job_process_starts_numpy_without_helper_threads() -> None:
             "import numpy\n"
             "print(len(os.listdir('/proc/self/task')), os.environ['OPENBLAS_NUM_THREADS'])\n")
     assert _child(code) == ["1", "1"]
-    chosen = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            cwd=ROOT, timeout=120, check=True,
-                            env={**os.environ, "OPENBLAS_NUM_THREADS": "2"})
-    assert chosen.stdout.split()[1] == "2"
+    assert _child(code, {**os.environ, "OPENBLAS_NUM_THREADS": "2"})[1] == "2"

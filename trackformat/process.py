@@ -9,14 +9,16 @@ from trackformat.collector import pause_until_settled
 
 
 def one_job_process() -> None:
-    """Set this process up for one job, first thing in its entry point (before numpy is
-    imported).
+    """Set this process up for one job, first thing in its entry point.
 
-    - OpenBLAS, which numpy loads, starts a helper thread per core that spins for about a tenth
-      of a second of CPU waiting for work; the project does no linear algebra big enough to
-      share out, so it gets one thread (unless the user set ``OPENBLAS_NUM_THREADS``). Processes
-      started from here inherit it. Measured on the command line's test drive of one race
-      (Monaco, warm cache), in turns: 1.4 to 1.7 s of CPU against 1.7 to 1.8 s.
+    - numpy's OpenBLAS starts helper threads (one per core beyond the first) that spin for
+      about a tenth of a second of CPU waiting for work; the project does no linear algebra big
+      enough to share out, so it asks for one thread (unless the user set
+      ``OPENBLAS_NUM_THREADS``). OpenBLAS reads that when numpy is first imported: it holds for
+      the command line and for every process started from it (its workers and its compile
+      process, whose own call comes after their imports). Measured on the command line's test
+      drive of one race (Monaco, warm cache), in turns: 1.4 to 1.7 s of CPU against 1.7 to
+      1.8 s.
     - The cycle collector rests while the process starts (see
       :func:`~trackformat.collector.pause_until_settled` and
       :func:`~trackformat.collector.settle`)."""
