@@ -14,11 +14,12 @@ report if any. A track that cannot be raced is not: the panel says why and waits
 edit, with no dialog. An edit also drops a Run batch still racing the track as it was, so that
 no figures of an older track are shown once a newer one is being raced.
 
-This module lays the panel out and holds its run control, pinning, heatmap and replay; the
-settings form is in :mod:`editor.panels.testdrive_settings`, the batch that runs in the worker
-thread in :mod:`editor.panels.testdrive_job`, live mode's worker process in
-:mod:`editor.panels.live`, and the report's text and corner table in
-:mod:`editor.panels.testdrive_report`.
+This module lays the panel out and holds its run control and live mode; the settings form is in
+:mod:`editor.panels.testdrive_settings`, the batch that runs in the worker thread in
+:mod:`editor.panels.testdrive_job`, live mode's worker process in :mod:`editor.panels.live`,
+the summary, corner table, pin and heatmap in :mod:`editor.panels.testdrive_results` (the
+report's text and table themselves in :mod:`editor.panels.testdrive_report`), and the replay in
+:mod:`editor.panels.testdrive_replay`.
 """
 
 from __future__ import annotations
@@ -26,20 +27,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt, QThread, QTimer, Signal
+from PySide6.QtCore import QThread, QTimer, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QFrame,
     QHBoxLayout,
     QLabel,
-    QListWidget,
     QMessageBox,
     QProgressBar,
     QPushButton,
     QScrollArea,
-    QSlider,
-    QSpinBox,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -48,17 +44,15 @@ from editor.document import TrackDocument
 from editor.drive_checks import broken_track_warning, race_breaking
 from editor.panels.live import LiveDrive
 from editor.panels.testdrive_job import DriveJob
-from editor.panels.testdrive_report import CornerTable, report_html
+from editor.panels.testdrive_replay import ReplayControls
+from editor.panels.testdrive_results import DriveResults
 from editor.panels.testdrive_settings import DriveSettings
-from editor.replay import Replay, record
+from editor.replay import Replay
 from editor.validation import DEFAULT_DELAY_MS
 from trackformat.lint import validate
 from trackformat.rules import RulesetError
-from trackformat.sim import Board
-from trackformat.sim.batch.compare import Change, ReportError
+from trackformat.sim.batch.compare import Change
 from trackformat.sim.batch.testdrive import DriveError, DriveSpec
-
-HEAT_KINDS = ("none", "overshoots", "eliminations", "stops")
 
 
 class TestDrivePanel(QWidget):
@@ -77,12 +71,6 @@ class TestDrivePanel(QWidget):
     def __init__(self, document: TrackDocument, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
-        self.report: dict[str, Any] | None = None
-        self.pinned: dict[str, Any] | None = None
-        """The report the next ones are compared with (None: nothing pinned)."""
-        self.changes: list[Change] = []
-        """What changed beyond the intervals from the pinned report to the current one."""
-        self.replay: Replay | None = None
         self._thread: QThread | None = None
         self._job: DriveJob | None = None
         self._spec: DriveSpec | None = None
@@ -120,51 +108,20 @@ class TestDrivePanel(QWidget):
         buttons.addWidget(self.cancel_button)
         form.addRow(self.progress)
 
-        self.view = QTextBrowser(self)
-        self.corner_table = CornerTable(self)
-        self.pin_button = QPushButton("Pin", self)
-        self.pin_button.setToolTip(
-            "Keep this report: after the next test drive, the corners that changed beyond "
-            "their 95% intervals are marked, with the rate before -> after"
-        )
-        self.pin_button.setEnabled(False)
-        self.pin_button.clicked.connect(self.pin)
-        self.unpin_button = QPushButton("Unpin", self)
-        self.unpin_button.setEnabled(False)
-        self.unpin_button.clicked.connect(self.unpin)
-        self.pin_label = QLabel("", self)
-        self.heat = QComboBox(self)
-        self.heat.addItems(HEAT_KINDS)
-        self.heat.currentTextChanged.connect(self._heat_changed)
-
-        self.race_number = QSpinBox(self)
-        self.race_number.setRange(0, 99_999)
-        self.replay_button = QPushButton("Replay race", self)
+        self.results = DriveResults(self, self._say, self.heatmapChanged.emit)
+        # Its widgets, reachable from the panel as before.
+        d = self.results
+        self.view, self.corner_table, self.heat = d.view, d.corner_table, d.heat
+        self.pin_button, self.unpin_button, self.pin_label = (d.pin_button, d.unpin_button,
+                                                              d.pin_label)
+        self.replayer = ReplayControls(self, self.replayFrame.emit)
+        # Its widgets, reachable from the panel as before.
+        r = self.replayer
+        self.race_number, self.replay_button, self.slider = (r.race_number, r.replay_button,
+                                                             r.slider)
+        self.back, self.forward = r.back, r.forward
+        self.turn_label, self.events = r.turn_label, r.events
         self.replay_button.clicked.connect(self.load_replay)
-        self.slider = QSlider(Qt.Orientation.Horizontal, self)
-        self.slider.valueChanged.connect(self.show_frame)
-        self.back = QPushButton("<", self)
-        self.back.clicked.connect(lambda: self.slider.setValue(self.slider.value() - 1))
-        self.forward = QPushButton(">", self)
-        self.forward.clicked.connect(lambda: self.slider.setValue(self.slider.value() + 1))
-        self.turn_label = QLabel("", self)
-        self.events = QListWidget(self)
-        self.events.setWordWrap(True)  # long lines wrap rather than run off the panel's edge
-        self.events.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        replay_row = QHBoxLayout()
-        replay_widgets: tuple[QWidget, ...] = (
-            QLabel("Race"),
-            self.race_number,
-            self.replay_button,
-            self.back,
-            self.slider,
-            self.forward,
-            self.turn_label,
-        )
-        for part in replay_widgets:
-            replay_row.addWidget(part, 1 if part is self.slider else 0)
-        for button in (self.back, self.forward):
-            button.setMaximumWidth(button.fontMetrics().horizontalAdvance("<") + 28)
 
         # Three columns: settings, the report, the replay, so the board keeps its height.
         self.status = QLabel("", self)
@@ -181,28 +138,11 @@ class TestDrivePanel(QWidget):
         settings_scroll.setWidget(settings_widget)
         settings_scroll.setWidgetResizable(True)
         settings_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        middle = QVBoxLayout()
-        middle.addWidget(self.view, 1)
-        corners = QVBoxLayout()  # a column of its own: the dock is wide and short
-        corners.addWidget(self.corner_table, 1)
-        pin_row = QHBoxLayout()
-        pin_row.addWidget(self.pin_button)
-        pin_row.addWidget(self.unpin_button)
-        pin_row.addWidget(self.pin_label, 1)
-        corners.addLayout(pin_row)
-        heat_row = QHBoxLayout()
-        heat_row.addWidget(QLabel("Heatmap"))
-        heat_row.addWidget(self.heat, 1)
-        middle.addLayout(heat_row)
-        replay = QVBoxLayout()
-        replay.addLayout(replay_row)
-        replay.addWidget(self.events, 1)
         layout = QHBoxLayout(self)
         layout.addWidget(settings_scroll, 2)
-        layout.addLayout(middle, 3)
-        layout.addLayout(corners, 5)
-        layout.addLayout(replay, 3)
-        self._set_replay_enabled(False)
+        layout.addLayout(d.summary, 3)
+        layout.addLayout(d.corners, 5)
+        layout.addLayout(r.layout, 3)
         s.live.toggled.connect(self._live_toggled)
         for setting in (s.live_races, s.seed, s.laps):
             setting.valueChanged.connect(self._live_settings_changed)
@@ -305,43 +245,31 @@ class TestDrivePanel(QWidget):
         if report is None:
             self._say("cancelled")
             return
-        self.report = report
-        self._show_report()
+        self.results.show(report)
         self._say(f"{report['races']} races done")
         self.race_number.setMaximum(max(report["races"] - 1, 0))
-        self._set_replay_enabled(True)
-        self._heat_changed(self.heat.currentText())
+        self.replayer.set_enabled(True)
 
-    def _show_report(self) -> None:
-        """The summary and the corner table, marked against the pinned report if any."""
-        if self.report is None:
-            return
-        try:
-            self.changes = self.corner_table.show_report(self.report, self.pinned)
-        except ReportError as err:  # a pin from a report this version cannot read
-            self.changes = []
-            self.corner_table.show_report(self.report)
-            self._say(f"the pinned report cannot be compared: {err}")
-        self.view.setHtml(report_html(self.report, self.changes if self.pinned else None))
-        self.pin_button.setEnabled(True)
+    @property
+    def report(self) -> dict[str, Any] | None:
+        """The report on show (None: no batch has reported yet)."""
+        return self.results.report
+
+    @property
+    def pinned(self) -> dict[str, Any] | None:
+        """The report the next ones are compared with (None: nothing pinned)."""
+        return self.results.pinned
+
+    @property
+    def changes(self) -> list[Change]:
+        """What changed beyond the intervals from the pinned report to the current one."""
+        return self.results.changes
 
     def pin(self) -> None:
-        """Keep the current report: the next test drives are compared with it."""
-        if self.report is None:
-            return
-        self.pinned = self.report
-        self.unpin_button.setEnabled(True)
-        self.pin_label.setText(f"pinned: {self.report['races']} races")
-        self.pin_label.setToolTip("The next test drive marks the corners that changed beyond "
-                                  "the 95% intervals of this report")
-        self._show_report()
+        self.results.pin()
 
     def unpin(self) -> None:
-        """Forget the pinned report and its marks."""
-        self.pinned = None
-        self.unpin_button.setEnabled(False)
-        self.pin_label.setText("")
-        self._show_report()
+        self.results.unpin()
 
     def _failed(self, message: str) -> None:
         self._stop_thread()
@@ -422,14 +350,12 @@ class TestDrivePanel(QWidget):
     def _live_reported(self, report: dict[str, Any], done: int, total: int) -> None:
         """A chunk more of the live batch: the table, summary and heatmap show it at once."""
         assert self.live_drive is not None
-        self.report = report
         self._spec = self.live_drive.spec
-        self._show_report()
+        self.results.show(report)
         self.progress.setRange(0, total)
         self.progress.setValue(done)
         self.race_number.setMaximum(max(done - 1, 0))
-        self._set_replay_enabled(True)
-        self._heat_changed(self.heat.currentText())
+        self.replayer.set_enabled(True)
         self._say(self._with_notice(f"live: {done} of {total} races" if done < total
                                     else f"live: {total} races done"))
         self.liveShown.emit(done, total)
@@ -442,51 +368,22 @@ class TestDrivePanel(QWidget):
         self.progress.setValue(0)
         self._say(f"live: not raced: {reason}")
 
-    # Heatmap and replay ----------------------------------------------------------------------
+    # Replay ----------------------------------------------------------------------
 
     def heat_values(self, kind: str) -> dict[str, float]:
-        if self.report is None or kind == "none":
-            return {}
-        return {
-            space: float(counts[kind])
-            for space, counts in self.report["spaces"].items()
-            if counts.get(kind)
-        }
+        return self.results.heat_values(kind)
 
-    def _heat_changed(self, kind: str) -> None:
-        self.heatmapChanged.emit(self.heat_values(kind))
+    @property
+    def replay(self) -> Replay | None:
+        """The race on show in the replay (None: none loaded)."""
+        return self.replayer.replay
 
     def load_replay(self) -> bool:
+        """Replay the chosen race of the last batch; False when no batch has a report yet."""
         if self._spec is None or self.report is None:
             return False
-        spec = self._spec
-        board = Board.of(self.document.track)
-        rules = self.settings.rules()
-        names = {c.id: c.name for c in self.document.track.corners}
-        self.replay = record(
-            board,
-            rules,
-            spec.bots,
-            spec.seed,
-            self.race_number.value(),
-            spec.laps,
-            spec.max_turns,
-            corner_names=names,
-        )
-        self.slider.setRange(0, len(self.replay.frames) - 1)
-        self.slider.setValue(0)
-        self.show_frame(0)
+        self.replayer.load(self.document.track, self.settings.rules(), self._spec)
         return True
 
     def show_frame(self, index: int) -> None:
-        if self.replay is None or not 0 <= index < len(self.replay.frames):
-            return
-        frame = self.replay.frames[index]
-        self.turn_label.setText(f"turn {frame.turn} / {self.replay.frames[-1].turn}")
-        self.events.clear()
-        self.events.addItems(list(frame.events))
-        self.replayFrame.emit(frame)
-
-    def _set_replay_enabled(self, enabled: bool) -> None:
-        for widget in (self.race_number, self.replay_button, self.slider, self.back, self.forward):
-            widget.setEnabled(enabled)
+        self.replayer.show_frame(index)

@@ -181,7 +181,7 @@ def test_report_html_escapes_names() -> None:
         "winner_share": {"random": 1.0},
         "corners": [],
     }
-    assert "&lt;b&gt;" in drive_panel.report_html(report)
+    assert "&lt;b&gt;" in drive_panel_report.report_html(report)
 
 
 def test_a_broken_track_is_warned_about_before_racing(window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
