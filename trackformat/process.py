@@ -18,7 +18,7 @@ def one_job_process() -> None:
       the command line and for every process started from it (its workers and its compile
       process, whose own call comes after their imports). Measured on the command line's test
       drive of one race (Monaco, warm cache), in turns: 1.4 to 1.7 s of CPU against 1.7 to
-      1.8 s.
+      1.9 s.
     - The cycle collector rests while the process starts (see
       :func:`~trackformat.collector.pause_until_settled` and
       :func:`~trackformat.collector.settle`)."""
