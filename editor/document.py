@@ -18,10 +18,22 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from editor.edits import EditError
 from trackformat.io import load_track, save_track
-from trackformat.model import Track
+from trackformat.model import Board, Metadata, Track
 
 MERGEABLE = 1
 """QUndoCommand id shared by commands that may merge; they merge when their keys match."""
+
+
+def empty_track(
+    name: str = "New track", width: int = 2000, height: int = 1400, image: str | None = None
+) -> Track:
+    """A track with nothing on it yet: its name, its board's size and picture (if any)."""
+    return Track(
+        metadata=Metadata(name=name),
+        board=Board(image=image, width=width, height=height),
+        lanes=[],
+        spaces=[],
+    )
 
 
 class TrackCommand(QUndoCommand):

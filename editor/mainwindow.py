@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor import autosave, board_picture, docks, file_places, menus
-from editor.document import TrackDocument
+from editor.document import TrackDocument, empty_track
 from editor.minimap import Minimap
 from editor.panels.inspector import Inspector
 from editor.panels.layers import LayersPanel
@@ -33,22 +33,11 @@ from editor.validation import ValidationRunner
 from editor.view import BoardView
 from trackformat.io import TrackFileError
 from trackformat.lint import Diagnostic, Report
-from trackformat.model import Board, Metadata, Track
+from trackformat.model import Track
 
 TRACK_FILTER = "Track files (*.json);;All files (*)"
 OPTIONS_HEIGHT = 150
 """Height (px) the tool options panel keeps whatever the tool; longer options scroll."""
-
-
-def empty_track(
-    name: str = "New track", width: int = 2000, height: int = 1400, image: str | None = None
-) -> Track:
-    return Track(
-        metadata=Metadata(name=name),
-        board=Board(image=image, width=width, height=height),
-        lanes=[],
-        spaces=[],
-    )
 
 
 class MainWindow(QMainWindow):

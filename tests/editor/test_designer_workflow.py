@@ -121,8 +121,8 @@ def _half_made(tmp_path: Path) -> Path:
     """Two stretches of three lanes over a board picture, not joined up: a track being laid."""
     from PySide6.QtGui import QImage
 
+    from editor.document import empty_track
     from editor.lanes import LaneSettings, add_stretch
-    from editor.mainwindow import empty_track
     from trackformat.io import save_track
 
     picture = QImage(1200, 800, QImage.Format.Format_RGB32)

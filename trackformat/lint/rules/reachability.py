@@ -1,19 +1,17 @@
 """Rules: reachability. Every space can be reached, every car can finish, and nothing traps it.
 
 These work on the graph of moves (every link, pit lane included) and on the circuit (track
-spaces only). The pit lane's chain is taken from /pit_lane, not guessed from the links, so that a
-link drawn the wrong way round along it is caught.
+spaces only). The pit lane's own chain is checked in :mod:`~trackformat.lint.rules.pit_chain`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import pairwise
 
 import networkx as nx
 
 from trackformat.analysis import reachable, strongly_connected
-from trackformat.graph import LinkKind, TrackGraphs
+from trackformat.graph import TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
 from trackformat.lint.rules.open_lap import lap_open, open_ends
@@ -21,8 +19,6 @@ from trackformat.lint.rules.references import (
     id_list,
     in_file_order,
     kind_noun,
-    link_name,
-    link_pointers,
 )
 from trackformat.model.track import Track
 
@@ -58,7 +54,8 @@ def _spaces_phrase(ids: list[str]) -> str:
     return f"{len(ids)} spaces ({id_list(ids)})"
 
 
-def _at(graphs: TrackGraphs, ids: list[str], message: str) -> Finding:
+def at_spaces(graphs: TrackGraphs, ids: list[str], message: str) -> Finding:
+    """A finding about the spaces ``ids``, pointed at the first of them."""
     return Finding(
         message,
         elements=tuple(ids),
@@ -95,7 +92,7 @@ def unreachable_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     lost = [s for s in graphs.successors("circuit") if s not in reached]
     for group in _groups(graphs, lost):
         verb = "is" if len(group) == 1 else "are"
-        yield _at(
+        yield at_spaces(
             graphs,
             group,
             f"{_spaces_phrase(group)} {verb} never reached from {origin}: no route of links "
@@ -123,7 +120,7 @@ def cannot_finish(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     can_finish = reachable(graphs.predecessors("moves"), graphs.finish) | _isolated(graphs)
     stuck = [s for s in graphs.successors("circuit") if s not in can_finish]
     for group in _groups(graphs, stuck):
-        yield _at(
+        yield at_spaces(
             graphs,
             group,
             f"from {_spaces_phrase(group)} no route of links leads back to the finish line, so "
@@ -185,7 +182,7 @@ def trap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 f"{_spaces_phrase(ids)} form a trap: a car can enter them but their links only "
                 f"lead among themselves; add a link out of them back to the circuit"
             )
-        yield _at(graphs, ids, message)
+        yield at_spaces(graphs, ids, message)
 
 
 @rule(
@@ -241,136 +238,20 @@ def loop_broken(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 how = f"{lead} onto the main loop but cannot be reached from it"
             else:
                 how = f"{verb} cut off from the main loop: no track link joins them"
-            yield _at(graphs, ids, f"{_spaces_phrase(ids)} {how} ({parts})")
+            yield at_spaces(graphs, ids, f"{_spaces_phrase(ids)} {how} ({parts})")
 
 
 def _unfinished(graphs: TrackGraphs) -> Finding:
     """The one problem of a track whose lanes do not come round yet."""
     starts, stops = open_ends(graphs)
     ends = stops + [s for s in starts if s not in stops]
-    return _at(
+    return at_spaces(
         graphs,
         ends,
         f"the lap is not closed yet: the lanes stop at {id_list(stops)} and start at "
         f"{id_list(starts)}; lay the next stretch with the Lanes tool from where they stop "
         f"(it joins the open ends) until it comes round to the start",
     )
-
-
-def _pit_chain(track: Track, graphs: TrackGraphs) -> list[tuple[int, str]]:
-    """The pit lane's spaces that exist, with their position in /pit_lane/spaces."""
-    if track.pit_lane is None:
-        return []
-    return [(i, s) for i, s in enumerate(track.pit_lane.spaces) if s in graphs.spaces]
-
-
-@rule(
-    "REACH005",
-    "pit-chain",
-    TOPIC,
-    Severity.ERROR,
-    example="a link from pit-3 back to pit-1, or a pit entry that lands on pit-2.",
-)
-def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
-    """The pit lane is not a one-way chain of spaces from its entry to its exit.
-
-    A car enters the pit lane by a link in /pit_lane/entry onto its first space, drives down
-    /pit_lane/spaces one space per move, and leaves by a link in /pit_lane/exit from the last
-    one. Consecutive pit spaces must be linked, and no link may go back along the chain, skip
-    spaces of it, or join it to the track except the declared entry and exit. The team boxes
-    (/pit_lane/boxes) are not part of the chain: a box may be linked off the chain and back onto
-    it further along, never behind where it was entered.
-    """
-    pit_lane = track.pit_lane
-    if pit_lane is None:
-        return
-    if not pit_lane.spaces:
-        yield Finding(
-            "the pit lane lists no spaces; click them in driving order with the Pit lane tool "
-            "(in a file, /pit_lane/spaces, entry first)",
-            pointer="/pit_lane/spaces",
-        )
-        return
-    chain = _pit_chain(track, graphs)
-    if not chain:
-        return  # every listed space is unknown: REF004 says so
-    position = {space_id: k for k, (_, space_id) in enumerate(chain)}
-    first, last = chain[0][1], chain[-1][1]
-    pointers = link_pointers(graphs)
-    ahead, behind = graphs.successors("moves"), graphs.predecessors("moves")
-
-    if not pit_lane.entry:
-        yield _at(graphs, [first], f"the pit lane has no entry; with the Pit lane tool, "
-                                   f"Shift-click the track space a car enters it from, before "
-                                   f"{first} (in a file, /pit_lane/entry)")
-    if not pit_lane.exit:
-        yield _at(graphs, [last], f"the pit lane has no exit; with the Pit lane tool, "
-                                  f"Ctrl-click the track space a car leaves {last} onto (in a "
-                                  f"file, /pit_lane/exit)")
-    for index, link in enumerate(pit_lane.entry):
-        if link.to in position and link.to != first:  # onto the track: PIT002's
-            yield Finding(
-                f"pit entry link {link_name(link)} lands on {link.to}; a car enters the pit lane "
-                f"on its first space, {first}",
-                elements=(link.from_, link.to),
-                pointer=f"/pit_lane/entry/{index}",
-                point=graphs.centre(link.to),
-            )
-    for index, link in enumerate(pit_lane.exit):
-        if link.from_ in position and link.from_ != last:
-            yield Finding(
-                f"pit exit link {link_name(link)} leaves from {link.from_}; a car leaves the pit "
-                f"lane from its last space, {last}",
-                elements=(link.from_, link.to),
-                pointer=f"/pit_lane/exit/{index}",
-                point=graphs.centre(link.from_),
-            )
-    for (_, a), (index, b) in pairwise(chain):
-        if b not in ahead[a]:
-            yield Finding(
-                f"pit spaces {a} and {b} follow each other in the pit lane but no link leads "
-                f"from {a} to {b}; add it",
-                elements=(a, b),
-                pointer=f"/pit_lane/spaces/{index}",
-                point=graphs.centre(b),
-            )
-    boxes = {b for b in pit_lane.boxes if b in graphs.spaces}
-    for pair, kind in graphs.link_kinds.items():
-        u, v = pair
-        if u in position and v in position:
-            step = position[v] - position[u]
-            if step <= 0:
-                yield Finding(
-                    f"link {link_name(pair)} goes back along the pit lane; the pit lane is "
-                    f"one-way, from {first} to {last}",
-                    elements=pair, pointer=pointers.get(pair), point=graphs.centre(u),
-                )
-            elif step > 1:
-                skipped = [chain[k][1] for k in range(position[u] + 1, position[v])]
-                yield Finding(
-                    f"link {link_name(pair)} skips {id_list(skipped)} of the pit lane; a move "
-                    f"goes to the next pit space",
-                    elements=pair, pointer=pointers.get(pair), point=graphs.centre(u),
-                )
-        elif kind == LinkKind.OTHER.value and (position.keys() | boxes) & {u, v}:
-            yield Finding(
-                f"link {link_name(pair)} joins the track and the pit lane but is not a declared "
-                f"entry or exit; a car enters by /pit_lane/entry onto {first} and leaves by "
-                f"/pit_lane/exit from {last}",
-                elements=pair, pointer=pointers.get(pair), point=graphs.centre(u),
-            )
-    for box in in_file_order(graphs, boxes):
-        came = [position[p] for p in behind[box] if p in position]
-        goes = [position[n] for n in ahead[box] if n in position]
-        if came and goes and min(goes) <= max(came):
-            back_to = chain[min(goes)][1]
-            entered = chain[max(came)][1]
-            yield _at(
-                graphs,
-                [box, back_to],
-                f"box {box} leads back onto the pit lane at {back_to}, which is not past "
-                f"{entered} where the box is entered; a box returns further along the pit lane",
-            )
 
 
 @rule(
@@ -393,7 +274,7 @@ def isolated_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     alone = [s for s in ahead if not ahead[s] and not behind[s]]
     for space_id in in_file_order(graphs, alone):
         noun = kind_noun(graphs.spaces[space_id].kind)
-        yield _at(
+        yield at_spaces(
             graphs,
             [space_id],
             f"{noun} {space_id} has no link in or out, so no car can ever use it; link it "
