@@ -280,3 +280,35 @@ def test_a_run_on_a_cold_kernel_races_at_once_and_says_the_kernel_compiles(  # t
     reference = prepare(replace(panel._spec, engine="reference"))
     expected = batch_report(run_batch(reference.spec, 4, context=reference), reference)
     assert dumps_document(panel.report) == dumps_document(expected)
+
+
+def test_a_real_gponline_board_drives_in_the_panel_as_on_the_reference_engine(  # type: ignore[no-untyped-def]
+        window, qtbot) -> None:
+    from editor import file_commands
+    from tests.corpus import corpus_path
+    from trackformat.io.jsonio import dumps_document
+    from trackformat.sim.batch.report import batch_report
+    from trackformat.sim.batch.testdrive import prepare, run_batch
+
+    # A board someone else drew, imported as a designer imports it, then driven from the panel.
+    assert file_commands.import_gponline(window, corpus_path("gponline", "montreal.dat"))
+    panel = _panel(window)
+    panel.bots.setText("strong,cautious,random")
+    panel.cars.setValue(6)
+    panel.races.setValue(6)
+    panel.seed.setValue(3)
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running(), timeout=120_000)
+    assert panel.report is not None and panel._spec is not None
+    reference = prepare(replace(panel._spec, engine="reference"))
+    expected = batch_report(run_batch(reference.spec, 6, context=reference), reference)
+    assert dumps_document(panel.report) == dumps_document(expected)
+    table = panel.corner_table
+    assert [table.cell(row, 0).text() for row in range(table.rowCount())] == [
+        c["name"] for c in expected["corners"]]
+    assert table.rowCount() == len(window.document.track.corners) > 0
+    panel.heat.setCurrentText("stops")
+    stops = {s: n["stops"] for s, n in expected["spaces"].items() if n["stops"]}
+    hottest = max(stops, key=lambda s: stops[s])
+    fill = window.scene.space_items[hottest].brush().color()
+    assert fill.red() == 255 and fill.green() < 20, "the space most stopped on is deep red"

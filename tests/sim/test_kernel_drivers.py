@@ -8,17 +8,17 @@ import pytest
 
 from tests.sim.test_kernel_moves import PRESETS, TRACKS, board
 from trackformat.rules import load_ruleset
-from trackformat.sim import DRIVERS, run_race
+from trackformat.sim import DRIVERS, Board, run_race
 from trackformat.sim.kernel.race import KERNEL_DRIVERS, KernelRacer
 
 SEEDS = range(200)
 
 
-def assert_same_races(track: str, preset: str, lineup: list[str], seeds: range,
-                      laps: int = 1) -> None:
-    """Each seed's race of ``lineup`` (cut to 2 to 5 cars by seed) in both engines."""
+def assert_same_races(the_board: Board, track: str, preset: str, lineup: list[str],
+                      seeds: range, laps: int = 1) -> None:
+    """Each seed's race of ``lineup`` (cut to 2 to 5 cars by seed) in both engines, on
+    ``the_board`` (``track`` names it in a failure)."""
     rules = load_ruleset(preset)
-    the_board = board(track)
     racers: dict[int, KernelRacer] = {}
     for seed in seeds:
         cars = 2 + seed % 4
@@ -38,13 +38,13 @@ def assert_same_races(track: str, preset: str, lineup: list[str], seeds: range,
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("driver", sorted(KERNEL_DRIVERS))
 def test_each_driver_races_as_the_readable_engine(driver: str, track: str, preset: str) -> None:
-    assert_same_races(track, preset, [driver], SEEDS)
+    assert_same_races(board(track), track, preset, [driver], SEEDS)
 
 
 @pytest.mark.parametrize("track", TRACKS)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_mixed_lineups_race_as_the_readable_engine(track: str, preset: str) -> None:
-    assert_same_races(track, preset, sorted(KERNEL_DRIVERS), range(40))
+    assert_same_races(board(track), track, preset, sorted(KERNEL_DRIVERS), range(40))
 
 
 def test_the_kernel_races_every_bot_the_engine_offers() -> None:

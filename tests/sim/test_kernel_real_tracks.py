@@ -1,0 +1,53 @@
+"""The kernel on boards other people made: the twelve real GP Online files of the corpus, imported
+as a user imports them, race as the readable engine races them and offer its legal moves.
+
+The shipped tracks and the test ring are ours; these boards are not, and they have what ours may
+lack (long single-lane stretches, odd lane counts, pit lanes drawn their own way). Skipped when
+the corpus is absent.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from tests.interop.test_gponline_corpus import TRACKS, imported
+from tests.sim.positions import position
+from tests.sim.test_kernel_drivers import assert_same_races
+from trackformat.rules import load_ruleset
+from trackformat.sim import Board, legal_moves
+from trackformat.sim.kernel.moves import engine_move, kernel_moves
+from trackformat.sim.kernel.race import KERNEL_DRIVERS
+
+SEEDS = range(24)
+"""Races per real board and ruleset, the drivers mixed (the readable engine takes the time)."""
+POSITIONS = 80
+"""Random positions per real board, each asked one roll."""
+
+
+@cache
+def real_board(name: str) -> Board:
+    return Board.of(imported(name).track)
+
+
+@pytest.mark.parametrize("name", TRACKS)
+@pytest.mark.parametrize("preset", ("formula-d", "formule-de-basic"))
+def test_races_on_a_real_board_are_those_of_the_readable_engine(name: str, preset: str) -> None:
+    assert_same_races(real_board(name), name, preset, sorted(KERNEL_DRIVERS), SEEDS)
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_the_kernel_finds_the_legal_moves_of_a_real_board(name: str) -> None:
+    rules = load_ruleset("formula-d")
+    the_board = real_board(name)
+    rng = random.Random(f"real-board:{name}")
+    compared = 0
+    for n in range(POSITIONS):
+        state = position(the_board, rules, rng)
+        roll = rng.randint(1, 30)
+        expected = [engine_move(m) for m in legal_moves(state, 0, roll)]
+        assert kernel_moves(state, 0, roll) == expected, (name, n, roll)
+        compared += len(expected)
+    assert compared > POSITIONS, "the positions should give plenty of moves to compare"
