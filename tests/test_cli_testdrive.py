@@ -245,3 +245,30 @@ def test_a_test_drive_done_before_the_compile_says_the_kernel_is_still_compiling
     assert err.splitlines()[-1] == ("trackformat: the race kernel is still compiling, in a "
                                     "process of its own: the next test drive will race on it")
     assert "kernel engine, 2 on the reference engine while the kernel compiled)" in out
+
+
+def test_a_house_ruleset_beyond_the_kernel_races_on_the_reference_engine(
+    ring_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from tests.sim.test_kernel_limits import house_rules, long_sixth_gear
+
+    rules = tmp_path / "long-sixth.json"
+    rules.write_text(json.dumps(house_rules(long_sixth_gear).model_dump(mode="json",
+                                                                        by_alias=True)))
+    outputs = {}
+    for engine in ("kernel", "reference"):
+        out_file = tmp_path / f"{engine}.json"
+        code, out, err = run(capsys, ring_file, "--ruleset", str(rules), "--races", "3",
+                             "--cars", "3", "--engine", engine, "--json", str(out_file))
+        assert code == 0, err
+        assert "Traceback" not in err
+        outputs[engine] = json.loads(out_file.read_text())
+        assert out.splitlines()[-2].endswith("1 worker, reference engine)"), out
+        if engine == "kernel":
+            assert err.splitlines() == [
+                "trackformat: the compiled engine keeps moves of at most 48 spaces, and this "
+                "ruleset's moves reach 75 (a die face of 72 and 3 slipstream spaces): the "
+                "reference engine races instead (the same races, slower)"]
+    assert outputs["kernel"] == outputs["reference"]

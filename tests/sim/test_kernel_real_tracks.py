@@ -18,6 +18,8 @@ from tests.sim.positions import position
 from tests.sim.test_kernel_drivers import assert_same_races
 from trackformat.rules import load_ruleset
 from trackformat.sim import Board, legal_moves
+from trackformat.sim.kernel.arrays import BoardArrays
+from trackformat.sim.kernel.limits import kernel_limit
 from trackformat.sim.kernel.moves import engine_move, kernel_moves
 from trackformat.sim.kernel.race import KERNEL_DRIVERS
 
@@ -51,3 +53,10 @@ def test_the_kernel_finds_the_legal_moves_of_a_real_board(name: str) -> None:
         assert kernel_moves(state, 0, roll) == expected, (name, n, roll)
         compared += len(expected)
     assert compared > POSITIONS, "the positions should give plenty of moves to compare"
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_a_real_board_is_within_the_kernels_limits(name: str) -> None:
+    arrays = BoardArrays.of(real_board(name))
+    for preset in ("formula-d", "formule-de-basic"):
+        assert kernel_limit(arrays, load_ruleset(preset)) is None, (name, preset)

@@ -192,10 +192,13 @@ def _run(args: argparse.Namespace, spec: DriveSpec, context: DriveContext,
 def _engines(engine: str, context: DriveContext) -> str:
     """Which engine raced, in words: the kernel's races raced on the reference engine while it
     compiled are told apart."""
-    meanwhile = context.kernel.races_meanwhile if context.kernel is not None else 0
-    if not meanwhile:
+    kernel = context.kernel
+    if kernel is None or not kernel.races_meanwhile:
         return f"{engine} engine"
-    return f"{engine} engine, {meanwhile} on the reference engine while the kernel compiled"
+    if kernel.given_up:
+        return "reference engine"
+    return (f"{engine} engine, {kernel.races_meanwhile} on the reference engine while the "
+            "kernel compiled")
 
 
 UNRACEABLE = ("LAP003", "LAP004", "PATH001", "REACH002", "REACH003")

@@ -80,6 +80,15 @@ def check_kernel_drivers(spec: DriveSpec) -> None:
                                 "drivers; race them on the reference engine")
 
 
+def kernel_limit_of(board: Board, rules: Ruleset) -> str | None:
+    """Why the kernel cannot race on ``board`` under ``rules`` (see
+    :mod:`~trackformat.sim.kernel.limits`), or None when it can."""
+    from trackformat.sim.kernel.limits import kernel_limit
+    from trackformat.sim.kernel.moves import board_arrays
+
+    return kernel_limit(board_arrays(board), rules)
+
+
 def kernel_racer(board: Board, rules: Ruleset, spec: DriveSpec) -> Racer:
     """The kernel's racer for the batch, compiled (or loaded from the cache) here, both the race
     and the counting a batch does, before any worker needs them."""
@@ -214,6 +223,12 @@ class KernelSupply:
         self._racer: Racer | None = None
         self._compile: BackgroundCompile | None = None
         self._given_up = False
+        beyond = kernel_limit_of(board, rules)
+        if beyond is not None:
+            self._given_up = True
+            self.say(f"trackformat: {beyond}: the reference engine races instead (the same "
+                     "races, slower)")
+            return
         if cold == "race" and cores() < 2:
             cold = "compile"  # on one core, racing alongside would only slow the compile down
         if cold == "compile" or kernel_is_cached():
@@ -226,6 +241,12 @@ class KernelSupply:
             else:
                 self.say("trackformat: compiling the race kernel in a process of its own, once;"
                          " the reference engine races meanwhile (the same races)")
+
+    @property
+    def given_up(self) -> bool:
+        """Whether the kernel will not race this batch at all: beyond its limits, or its
+        compile failed (the reference engine races every race)."""
+        return self._given_up
 
     @property
     def compiling(self) -> bool:

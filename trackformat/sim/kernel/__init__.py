@@ -25,6 +25,8 @@ kernel reproduces it race for race, event for event, and tests compare the two. 
 - ``drivers``, ``cautious``, ``strong``: the bots' choices (the random driver's in ``drivers``);
 - ``race``: whole races (:class:`~trackformat.sim.kernel.race.KernelRacer`), which the batch
   runner uses unless asked for the reference engine;
+- ``limits``: the boards and rulesets whose moves would outgrow the kernel's route rows, found
+  before a batch races (such a batch races on the readable engine);
 - ``warm``: saying on stderr that the kernel is compiling, and how long it took, when the cache
   is cold.
 

@@ -87,7 +87,10 @@ def rule_set(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
         game[G_SLIP_BRAKES] = slip.corner_entry_cost.brakes
         game[G_SLIP_TYRES] = slip.corner_entry_cost.tyres
         shapes = np.array(_patterns(slip.extra_spaces), np.int64)
-    flags = np.zeros((5, 64), np.int64)
+    # Wide enough for every face of the black die (a house die may print up to 100).
+    width = max(64, len(block_brakes), len(block_tyres),
+                1 + max([*rules.dice.black, *rules.start.stall, *rules.start.super_start]))
+    flags = np.zeros((5, width), np.int64)
     flags[F_BLOCK_BRAKES, : len(block_brakes)] = block_brakes
     flags[F_BLOCK_TYRES, : len(block_tyres)] = block_tyres
     for done in window.after_laps if window is not None else ():

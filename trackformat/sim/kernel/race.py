@@ -63,6 +63,7 @@ from trackformat.sim.kernel.game import (
     rule_set,
 )
 from trackformat.sim.kernel.jit import borrow, compiled, copy_into, inlined
+from trackformat.sim.kernel.limits import KernelLimit, kernel_limit
 from trackformat.sim.kernel.log import (
     E_GEAR_ROLL,
     E_SHIFT,
@@ -105,6 +106,9 @@ class KernelRacer:
         self.bots = tuple(bots)
         self.laps = laps if laps is not None else board.graphs.track.metadata.laps
         self.arrays: BoardArrays = board_arrays(board)
+        beyond = kernel_limit(self.arrays, rules)
+        if beyond is not None:
+            raise KernelLimit(beyond)
         self.board_tables = board_tables(self.arrays)
         self.rule_tables = rule_set(board, self.arrays, rules, self.laps, max_turns)
         kinds = np.array([kd.KINDS[bot] for bot in self.bots], np.int64)

@@ -70,7 +70,14 @@ def rule_tables(rules: Ruleset, laps: int, pit_exit_crosses: bool) -> tuple[Ints
     numbers[P_QUICK_GEAR] = rules.pits.quick_gear
     numbers[P_COSTS_ARRIVING] = rules.collision.eliminating_costs_arriving
     numbers[P_PIT_EXIT_CROSSES] = pit_exit_crosses
-    width = max(64, len(rules.dice.black))
+    # A row per table, a column per face of the black die (a house die may print up to 100),
+    # and the die's number of faces in the last column.
+    faces = [*rules.dice.black, *rules.collision.losing]
+    if rules.debris is not None:
+        faces += rules.debris.losing
+    if rules.engine_damage is not None:
+        faces += rules.engine_damage.losing
+    width = max(64, len(rules.dice.black) + 1, max(faces) + 2)
     tables = np.zeros((6, width), np.int64)
     tables[T_BLACK, : len(rules.dice.black)] = rules.dice.black
     tables[T_BLACK, width - 1] = len(rules.dice.black)
