@@ -312,3 +312,33 @@ def test_a_real_gponline_board_drives_in_the_panel_as_on_the_reference_engine(  
     hottest = max(stops, key=lambda s: stops[s])
     fill = window.scene.space_items[hottest].brush().color()
     assert fill.red() == 255 and fill.green() < 20, "the space most stopped on is deep red"
+
+
+def test_a_house_ruleset_beyond_the_kernel_is_raced_and_the_status_says_why(  # type: ignore[no-untyped-def]
+        window, ring_file: Path, qtbot, tmp_path: Path) -> None:
+    import json
+
+    from tests.sim.test_kernel_limits import house_rules, long_sixth_gear
+    from trackformat.io.jsonio import dumps_document
+    from trackformat.sim.batch.report import batch_report
+    from trackformat.sim.batch.testdrive import prepare, run_batch
+
+    rules_file = tmp_path / "long-sixth.json"
+    rules_file.write_text(json.dumps(house_rules(long_sixth_gear).model_dump(
+        mode="json", by_alias=True)))
+    window.open_path(ring_file)
+    panel = _panel(window)
+    _small_batch(panel)
+    panel.settings.ruleset.setCurrentText(str(rules_file))
+    said: list[str] = []
+    panel.said.connect(said.append)
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running(), timeout=60_000)
+    reason = ("the compiled engine keeps moves of at most 48 spaces, and this ruleset's moves "
+              "reach 75 (a die face of 72 and 3 slipstream spaces): the reference engine races "
+              "instead (the same races, slower)")
+    assert f"Test drive: {reason}" in said
+    assert panel.report is not None and panel._spec is not None
+    reference = prepare(replace(panel._spec, engine="reference"))
+    expected = batch_report(run_batch(reference.spec, 4, context=reference), reference)
+    assert dumps_document(panel.report) == dumps_document(expected)
