@@ -272,3 +272,23 @@ def test_a_house_ruleset_beyond_the_kernel_races_on_the_reference_engine(
                 "ruleset's moves reach 75 (a die face of 72 and 3 slipstream spaces): the "
                 "reference engine races instead (the same races, slower)"]
     assert outputs["kernel"] == outputs["reference"]
+
+
+def test_a_track_space_in_no_lane_is_refused_with_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.factories import edit
+
+    def unlaned(document: Any) -> None:
+        for space in document["spaces"]:
+            if space["id"] in ("2-18", "1-3"):
+                space["lane"] = None
+
+    path = tmp_path / "unlaned.json"
+    save_track(edit(ring(), unlaned), path)
+    for bot in ("strong", "random"):
+        code, _out, err = run(capsys, str(path), "--races", "2", "--cars", "3", "--bot", bot)
+        assert code == 2
+        assert err == (f"{path}: cannot test drive: track spaces 1-3, 2-18 are in no lane, and "
+                       "cars can move onto them: lane changes, slipstreams and contacts are all "
+                       "read by lane, so every track space needs one (see REF003)\n")

@@ -6,6 +6,8 @@ progress, cancel) and the widgets stay apart from the code that must never touch
 
 from __future__ import annotations
 
+import traceback
+
 from PySide6.QtCore import QObject, Signal
 
 from trackformat.rules import RulesetError
@@ -52,6 +54,10 @@ class DriveJob(QObject):
             self.finished.emit(None)
         except (DriveError, RulesetError, ValueError) as err:
             self.failed.emit(str(err))
+        except Exception as err:  # the engine's fault: said, and the panel free to run again
+            traceback.print_exc()
+            self.failed.emit(f"the race engine failed: {type(err).__name__}: {err} (a bug: "
+                             "please report it with the track)")
 
     def _notice(self, line: str) -> None:
         self.notice.emit(line.removeprefix("trackformat: "))

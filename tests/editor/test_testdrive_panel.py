@@ -342,3 +342,50 @@ def test_a_house_ruleset_beyond_the_kernel_is_raced_and_the_status_says_why(  # 
     reference = prepare(replace(panel._spec, engine="reference"))
     expected = batch_report(run_batch(reference.spec, 4, context=reference), reference)
     assert dumps_document(panel.report) == dumps_document(expected)
+
+
+def test_a_fault_of_the_engine_is_said_and_the_panel_can_run_again(  # type: ignore[no-untyped-def]
+        window, ring_file: Path, qtbot, monkeypatch: pytest.MonkeyPatch) -> None:
+    from editor.panels import testdrive_job
+
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise KeyError("1-0")
+
+    window.open_path(ring_file)
+    panel = _panel(window)
+    _small_batch(panel)
+    monkeypatch.setattr(testdrive_job, "run_batch", broken)
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running(), timeout=60_000)
+    assert window.status_label.text().startswith(
+        "Test drive: the race engine failed: KeyError: '1-0'"), window.status_label.text()
+    assert panel.run_button.isEnabled()
+    monkeypatch.undo()
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running(), timeout=60_000)
+    assert panel.report is not None and panel.report["races"] == 4
+
+
+def test_a_track_space_in_no_lane_is_said_before_racing(  # type: ignore[no-untyped-def]
+        window, tmp_path: Path, qtbot) -> None:
+    from tests.factories import edit, ring
+    from trackformat.io import save_track
+
+    def unlaned(document):  # type: ignore[no-untyped-def]
+        next(s for s in document["spaces"] if s["id"] == "2-18")["lane"] = None
+
+    path = tmp_path / "unlaned.json"
+    save_track(edit(ring(), unlaned), path)
+    window.open_path(path)
+    panel = _panel(window)
+    panel.bots.setText("strong")
+    panel.cars.setValue(3)
+    panel.races.setValue(2)
+    panel.confirm = lambda text: True  # race anyway, past the REF003 warning
+    assert panel.start()
+    qtbot.waitUntil(lambda: not panel.running(), timeout=60_000)
+    assert panel.report is None
+    assert window.status_label.text() == (
+        "Test drive: track space 2-18 is in no lane, and cars can move onto it: lane changes, "
+        "slipstreams and contacts are all read by lane, so every track space needs one (see "
+        "REF003)")

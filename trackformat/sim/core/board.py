@@ -142,10 +142,17 @@ class Board:
     """Spaces a finish-line crossing lands on (derived from :attr:`crossing`)."""
     network: Network = field(init=False, repr=False, compare=False)
     """The same lookups on numbered spaces, for the route walk (derived)."""
+    laneless: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """Track spaces a link leads onto that are in no lane (sorted): no race can be played on
+    such a board, for lane changes, slipstreams and contacts are all read by lane (derived)."""
 
     def __post_init__(self) -> None:
         pits = frozenset(s for s, k in self.kind.items() if k != SpaceKind.TRACK)
         object.__setattr__(self, "pit_spaces", pits)
+        entered = {v for nexts in (*self.track_next.values(), *self.pit_next.values(),
+                                   *self.pit_entry.values()) for v in nexts}
+        object.__setattr__(self, "laneless", tuple(sorted(
+            s for s in entered if s not in pits and s not in self.lane)))
         object.__setattr__(self, "crossing_ends", frozenset(v for _, v in self.crossing))
         object.__setattr__(self, "network", Network.of(self))
 

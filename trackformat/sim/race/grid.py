@@ -55,6 +55,13 @@ def new_race(board: Board, rules: Ruleset, cars: int, laps: int, rng: Rng,
         raise RaceSetupError("a race needs at least one car")
     if not board.graphs.finish:
         raise RaceSetupError("the track has no finish line, so no race can end")
+    if board.laneless:
+        named = ", ".join(board.laneless[:5]) + (", ..." if len(board.laneless) > 5 else "")
+        many = len(board.laneless) > 1
+        raise RaceSetupError(
+            f"track space{'s' if many else ''} {named} {'are' if many else 'is'} in no lane, and "
+            f"cars can move onto {'them' if many else 'it'}: lane changes, slipstreams and "
+            "contacts are all read by lane, so every track space needs one (see REF003)")
     if len(slots) < cars:
         raise RaceSetupError(
             f"the track has {len(slots)} grid slots on the circuit; {cars} cars cannot start"
