@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from PySide6.QtCore import QPoint
@@ -294,38 +295,46 @@ def test_autosave_writes_again_only_after_an_edit(
     assert load_track(side).metadata.name == "Second"
 
 
+def _rename(window, name: str) -> None:  # type: ignore[no-untyped-def]
+    window.document.edit("rename", lambda t: t.model_copy(
+        update={"metadata": t.metadata.model_copy(update={"name": name})}))
+
+
+class _HeldText:
+    """Autosave's text maker, held until released: ``writing`` is set once a write has begun,
+    ``threads`` names the threads it ran on."""
+
+    def __init__(self, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+        self.writing = threading.Event()
+        self.release = threading.Event()
+        self.threads: list[str] = []
+        self._text_of = autosave.dumps_document
+        monkeypatch.setattr(autosave, "dumps_document", self)
+
+    def __call__(self, document):  # type: ignore[no-untyped-def]
+        self.threads.append(threading.current_thread().name)
+        self.writing.set()
+        assert self.release.wait(10)
+        return self._text_of(document)
+
+
 def test_autosave_writes_on_its_own_thread_and_the_editor_goes_on(
     window, ring_file: Path, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    import threading
-
     window.open_path(ring_file)
     window.autosaver.timer.stop()
-    window.document.edit("rename", lambda t: t.model_copy(
-        update={"metadata": t.metadata.model_copy(update={"name": "Written later"})}))
-    writing = threading.Event()
-    release = threading.Event()
-    threads: list[str] = []
-    text_of = autosave.dumps_document
-
-    def slow_text(document):  # type: ignore[no-untyped-def]
-        threads.append(threading.current_thread().name)
-        writing.set()
-        assert release.wait(10)
-        return text_of(document)
-
-    monkeypatch.setattr(autosave, "dumps_document", slow_text)
+    _rename(window, "Written later")
+    held = _HeldText(monkeypatch)
     pending = window.autosaver.save_later()  # what the timer's tick does
-    assert pending is not None and writing.wait(10)
+    assert pending is not None and held.writing.wait(10)
     side = autosave.side_file(ring_file.resolve())
     assert not side.exists(), "the tick returned while the text is still being written"
     # Meanwhile the designer edits on: the snapshot already taken is what gets written.
-    window.document.edit("rename", lambda t: t.model_copy(
-        update={"metadata": t.metadata.model_copy(update={"name": "Edited meanwhile"})}))
-    release.set()
+    _rename(window, "Edited meanwhile")
+    held.release.set()
     assert pending.result(10) == side
     assert load_track(side).metadata.name == "Written later"
-    assert threads and threads[0] != threading.main_thread().name
+    assert held.threads and held.threads[0] != threading.main_thread().name
     assert window.autosaver.save_now() == side
     assert load_track(side).metadata.name == "Edited meanwhile"
 
@@ -333,26 +342,14 @@ def test_autosave_writes_on_its_own_thread_and_the_editor_goes_on(
 def test_a_save_during_an_autosave_leaves_no_side_file(
     window, ring_file: Path, monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    import threading
-
     window.open_path(ring_file)
     window.autosaver.timer.stop()
-    window.document.edit("rename", lambda t: t.model_copy(
-        update={"metadata": t.metadata.model_copy(update={"name": "Saved"})}))
-    writing = threading.Event()
-    release = threading.Event()
-    text_of = autosave.dumps_document
-
-    def slow_text(document):  # type: ignore[no-untyped-def]
-        writing.set()
-        assert release.wait(10)
-        return text_of(document)
-
-    monkeypatch.setattr(autosave, "dumps_document", slow_text)
+    _rename(window, "Saved")
+    held = _HeldText(monkeypatch)
     pending = window.autosaver.save_later()
-    assert pending is not None and writing.wait(10)
+    assert pending is not None and held.writing.wait(10)
     assert window.save()  # the user saves while the autosave is being written
-    release.set()
+    held.release.set()
     assert pending.result(10) is None, "the stale write is dropped"
     assert not autosave.side_file(ring_file.resolve()).exists(), (
         "a side file written after the save would offer old work back at the next start")

@@ -16,11 +16,10 @@ from typing import Any
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from tests.fuzz.engines import assert_same_race
 from tests.sim.test_kernel_moves import board
 from trackformat.rules import RulesetError, load_ruleset, ruleset_from_document
-from trackformat.sim import DRIVERS, run_race
-from trackformat.sim.kernel.limits import KernelLimit
-from trackformat.sim.kernel.race import KernelRacer
+from trackformat.sim import DRIVERS
 
 FUZZ = settings.get_profile("fuzz")
 PRESETS = {name: load_ruleset(name).model_dump(mode="json", by_alias=True)
@@ -97,15 +96,4 @@ def test_a_house_ruleset_races_the_same_on_both_engines(document: dict[str, Any]
     except RulesetError:
         event("refused when loaded")
         return  # refused with a message when loaded: nothing to race
-    the_board = board("ring")
-    expected = run_race(the_board, rules, [DRIVERS[bot](seed) for bot in bots], seed, laps=1)
-    try:
-        racer = KernelRacer(the_board, rules, bots, 1)
-    except KernelLimit as limit:
-        assert "the compiled engine keeps" in str(limit)
-        event("beyond the kernel")
-        return
-    got = racer.race(seed)
-    event("raced on both engines")
-    assert got.events == expected.events
-    assert got.final == expected.final
+    assert_same_race(board("ring"), rules, bots, seed)

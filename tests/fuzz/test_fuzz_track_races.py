@@ -15,12 +15,11 @@ from typing import Any
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from tests.fuzz.engines import assert_same_race
 from tests.fuzz.strategies import misdrawn_ring
 from trackformat.io import TrackFileError, track_from_document
 from trackformat.rules import load_ruleset
-from trackformat.sim import DRIVERS, Board, RaceSetupError, run_race
-from trackformat.sim.kernel.limits import KernelLimit
-from trackformat.sim.kernel.race import KernelRacer
+from trackformat.sim import DRIVERS, Board, RaceSetupError
 
 FUZZ = settings.get_profile("fuzz")
 RULES = load_ruleset("formula-d")
@@ -39,17 +38,6 @@ def test_a_misdrawn_track_races_the_same_on_both_engines(document: dict[str, Any
         event("not a track file")
         return
     try:
-        expected = run_race(board, RULES, [DRIVERS[bot](seed) for bot in bots], seed, laps=1,
-                            max_turns=TURNS)
+        assert_same_race(board, RULES, bots, seed, max_turns=TURNS)
     except RaceSetupError:
         event("refused before racing")
-        return
-    try:
-        racer = KernelRacer(board, RULES, bots, 1, TURNS)
-    except KernelLimit:
-        event("beyond the kernel")
-        return
-    got = racer.race(seed)
-    event("raced on both engines")
-    assert got.events == expected.events
-    assert got.final == expected.final
