@@ -267,8 +267,6 @@ def autosave_stalls(window, corner) -> str:  # type: ignore[no-untyped-def]
     """Apart from live mode: the UI thread's longest stall while autosave writes the edited
     track out, written on the UI thread (as the editor did) against on autosave's writer
     thread, in turns, 5 writes each."""
-    from editor.edits import update_corners
-
     saver = window.autosaver
     on_ui: list[float] = []
     in_thread: list[float] = []
