@@ -123,6 +123,7 @@ def delete_elements(track: Track, ids: Collection[str]) -> Track:
             update={
                 "spaces": _without(pit.spaces, gone),
                 "boxes": _without(pit.boxes, gone),
+                "garages": _without(pit.garages, gone),
                 "entry": [k for k in pit.entry if k.from_ not in gone and k.to not in gone],
                 "exit": [k for k in pit.exit if k.from_ not in gone and k.to not in gone],
             }

@@ -170,6 +170,21 @@ def toggle_pit_exit(track: Track, space_id: str) -> Track:
     return track.model_copy(update={"pit_lane": pit.model_copy(update={"exit": exits})})
 
 
+def toggle_garage(track: Track, space_id: str) -> Track:
+    """Make pit-lane space ``space_id`` a team's garage in line, or stop it being one.
+
+    GP Online draws a team's place to stop as a space of the pit lane itself rather than a box
+    beside it; a track ported to or from it lists those spaces as garages, in driving order."""
+    pit = _pit(track)
+    if space_id not in pit.spaces:
+        raise EditError(f"{space_id} is not in the pit lane; a garage is a pit-lane space")
+    if space_id in pit.garages:
+        garages = [g for g in pit.garages if g != space_id]
+    else:
+        garages = [s for s in pit.spaces if s in pit.garages or s == space_id]
+    return track.model_copy(update={"pit_lane": pit.model_copy(update={"garages": garages})})
+
+
 def toggle_box(track: Track, space_id: str, beside: Sequence[str] = ()) -> Track:
     """Make ``space_id`` a team box beside the pit lane, or stop it being one.
 

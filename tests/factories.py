@@ -97,7 +97,7 @@ def ring_document(lanes: int = 3, per_lane: int = 40) -> dict[str, Any]:
 
     return {
         "format": "formula-d-track",
-        "format_version": 2,
+        "format_version": 3,
         "metadata": {"name": "Test ring", "designer": "tests", "laps": 2, "notes": ""},
         "board": {"image": None, "width": 1200, "height": 1200, "placement": None},
         "lanes": [{"id": str(n), "name": ""} for n in range(1, lanes + 1)],
@@ -128,6 +128,7 @@ def ring_document(lanes: int = 3, per_lane: int = 40) -> dict[str, Any]:
             "entry": [{"from": sid(int(last), pit_start - 1), "to": pit_ids[0]}],
             "exit": [{"from": pit_ids[-1], "to": sid(int(last), exit_index)}],
             "boxes": boxes,
+            "garages": [],
         },
         "ignore": [],
     }

@@ -138,7 +138,8 @@ def test_info_json_describes_the_ring(tmp_path: Path, capsys: pytest.CaptureFixt
     info = json.loads(out)
     assert info["name"] == "Test ring"
     assert info["lane_ids"] == ["1", "2", "3"] and info["lanes"] == [40, 40, 40]
-    assert (info["track_spaces"], info["pit_spaces"], info["boxes"]) == (120, 7, 2)
+    assert (info["track_spaces"], info["pit_spaces"], info["boxes"], info["garages"]) == (
+        120, 7, 2, 0)
     assert info["grid_slots"] == 10
     assert info["shortest_lap"] == 40
     assert info["laps"] == 2 and info["stops_per_lap"] == 3

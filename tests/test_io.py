@@ -217,8 +217,28 @@ def test_a_version_1_file_reads_with_its_picture_pixel_for_pixel() -> None:
     document = ring_document() | {"format_version": 1}
     document["board"] = {"image": "board.png", "width": 1200, "height": 1200}
     track = loads_track(json.dumps(document), "old.json")
-    assert track.format_version == CURRENT_FORMAT_VERSION == 2
+    assert track.format_version == CURRENT_FORMAT_VERSION == 3
     assert track.board.image == "board.png" and track.board.placement is None
+
+
+def test_a_version_2_file_reads_with_no_garages_and_saves_as_version_3(tmp_path: Path) -> None:
+    document = ring_document() | {"format_version": 2}
+    del document["pit_lane"]["garages"]
+    track = loads_track(json.dumps(document), "old.json")
+    assert track.pit_lane is not None and track.pit_lane.garages == []
+    saved = tmp_path / "saved.json"
+    save_track(track, saved)
+    assert json.loads(saved.read_text(encoding="utf-8"))["format_version"] == 3
+
+
+def test_garages_are_saved_and_read_back(tmp_path: Path) -> None:
+    document = ring_document()
+    in_line = document["pit_lane"]["spaces"][2:4]
+    document["pit_lane"]["garages"] = in_line
+    saved = tmp_path / "garages.json"
+    save_track(loads_track(json.dumps(document), "new.json"), saved)
+    assert json.loads(saved.read_text(encoding="utf-8"))["pit_lane"]["garages"] == in_line
+    assert load_track(saved).pit_lane.garages == in_line  # type: ignore[union-attr]
 
 
 def test_a_placement_is_saved_and_read_back(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ def test_schema_heads_and_requirements() -> None:
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     assert schema["$id"] and schema["title"].startswith("Formula D track file")
     assert schema["properties"]["format"]["const"] == "formula-d-track"
-    assert schema["properties"]["format_version"]["const"] == CURRENT_FORMAT_VERSION == 2
+    assert schema["properties"]["format_version"]["const"] == CURRENT_FORMAT_VERSION == 3
     assert set(schema["required"]) == {"format_version", "metadata", "board", "lanes", "spaces"}
     assert schema["additionalProperties"] is False
 

@@ -87,7 +87,7 @@ class BoardScene(QGraphicsScene):
             self._rebuild_links(track)
         if changed("corners", "links"):
             self._rebuild_corners(track)
-        if changed("grid", "finish_line"):
+        if changed("grid", "finish_line", "pit_lane"):
             self._rebuild_grid(track)
         if old is not None and old.board.placement != track.board.placement:
             self.place_scan(track.board.placement)
@@ -113,6 +113,7 @@ class BoardScene(QGraphicsScene):
     def _sync_spaces(self, track: Track) -> None:
         seen = set()
         finish = set(track.finish_line.spaces) if track.finish_line else set()
+        garages = set(track.pit_lane.garages) if track.pit_lane else set()
         for space in track.spaces:
             if space.id in seen:
                 continue
@@ -127,9 +128,7 @@ class BoardScene(QGraphicsScene):
                 self.space_items[space.id] = item
             elif item.space is not space:
                 item.show_space(space)
-            if item.finish != (space.id in finish):
-                item.finish = space.id in finish
-                item.restyle()
+            _mark(item, space.id in finish, space.id in garages)
         for space_id in [i for i in self.space_items if i not in seen]:
             self._remove(self.space_items.pop(space_id), Layer.SPACES)
 
@@ -202,10 +201,9 @@ class BoardScene(QGraphicsScene):
                 label.setPos(*centres[slot])
                 self._add(label, Layer.GRID_PIT)
         finish = set(track.finish_line.spaces) if track.finish_line else set()
+        garages = set(track.pit_lane.garages) if track.pit_lane else set()
         for space_id, item in self.space_items.items():
-            if item.finish != (space_id in finish):
-                item.finish = space_id in finish
-                item.restyle()
+            _mark(item, space_id in finish, space_id in garages)
 
     def clear_all(self) -> None:
         """Forget the shown track (before showing another one)."""
@@ -362,3 +360,11 @@ class BoardScene(QGraphicsScene):
             if isinstance(item, SpaceItem) and self._pickable(item) is not None:
                 return item.space.id
         return None
+
+
+def _mark(item: SpaceItem, finish: bool, garage: bool) -> None:
+    """Show whether the space is on the finish line and whether it is a garage, restyling it
+    only when that changed (a restyle per space on every edit would cost a large board)."""
+    if item.finish != finish or item.garage != garage:
+        item.finish, item.garage = finish, garage
+        item.restyle()

@@ -45,6 +45,7 @@ class SpaceItem(QGraphicsPolygonItem):
         self.setPen(style.SPACE_PEN)
         self.selected = False
         self.finish = False
+        self.garage = False
         self.heat: QColor | None = None
         self.show_space(space)
 
@@ -57,13 +58,15 @@ class SpaceItem(QGraphicsPolygonItem):
         self.restyle()
 
     def restyle(self) -> None:
-        """Pick the fill from the space's state: selected, heat, finish line, kind."""
+        """Pick the fill from the space's state: selected, heat, finish line, garage, kind."""
         if self.selected:
             fill = style.SELECTED_FILL
         elif self.heat is not None:
             fill = self.heat
         elif self.finish:
             fill = style.FINISH_FILL
+        elif self.garage:
+            fill = style.GARAGE_FILL
         else:
             fill = style.SPACE_FILL.get(self.space.kind.value, style.SPACE_FILL["track"])
         self.setBrush(QBrush(fill))

@@ -52,6 +52,8 @@ SPACE_FILL = {
     "pit": QColor(120, 170, 230, 120),
     "box": QColor(90, 120, 220, 150),
 }
+GARAGE_FILL = QColor(40, 70, 200, 170)
+"""A pit-lane space that is a team's garage in line (GP Online's): a box's blue, deeper."""
 FINISH_FILL = QColor(40, 40, 40, 150)
 SELECTED_FILL = QColor(255, 200, 40, 170)
 SPACE_PEN = QPen(QColor(30, 30, 30, 200), 0)  # cosmetic: one pixel whatever the zoom

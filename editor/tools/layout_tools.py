@@ -131,7 +131,8 @@ class PitTool(Tool):
     shortcut = "P"
     hint = (
         "Click pit-lane spaces in driving order; Shift-click a track space to enter from it, "
-        "Ctrl-click one to leave onto it, Alt-click a space beside the lane to make it a box"
+        "Ctrl-click one to leave onto it, Alt-click a space beside the lane to make it a box, "
+        "or a pit-lane space to make it a garage in line"
     )
     cursor = Qt.CursorShape.PointingHandCursor
 
@@ -147,7 +148,11 @@ class PitTool(Tool):
         elif mods & CTRL:
             self.document.edit("Pit exit", lambda t: layout.toggle_pit_exit(t, space))
         elif mods & ALT:
-            self.document.edit("Team box", lambda t: layout.toggle_box(t, space))
+            pit = self.document.track.pit_lane
+            if pit is not None and space in pit.spaces:
+                self.document.edit("Garage", lambda t: layout.toggle_garage(t, space))
+            else:
+                self.document.edit("Team box", lambda t: layout.toggle_box(t, space))
         else:
             self.document.edit("Pit-lane space", lambda t: layout.append_pit_space(t, space))
         return True

@@ -11,7 +11,7 @@ from PIL import Image
 
 from tests.factories import edit, ring
 from trackformat.interop.render import load_heatmap, render_to_file
-from trackformat.interop.scene import KERB_RED, STOP_YELLOW, heat_colour
+from trackformat.interop.scene import ASPHALT_PIT, BOX_COLOURS, KERB_RED, STOP_YELLOW, heat_colour
 
 
 def colours(path: Path) -> set[tuple[int, int, int]]:
@@ -49,6 +49,26 @@ def test_svg_is_plain_text_with_the_same_drawing(tmp_path: Path) -> None:
     assert "#d41e26" in text  # kerb red
     assert ">North<" in text and ">South<" in text  # corner names
     assert ">2<" in text  # the South corner's stops
+
+
+def test_garages_in_line_are_drawn_as_the_teams_stands(tmp_path: Path) -> None:
+    track = edit(ring(), lambda d: d["pit_lane"]["garages"].extend(["pit-2", "pit-4"]))
+    out = tmp_path / "garages.png"
+    render_to_file(track, out)
+    centres = {s.id: s.centre for s in track.spaces}
+    with Image.open(out) as image:
+        rgb = image.convert("RGB")
+
+        def beside_label(space_id: str) -> tuple[int, int, int]:
+            x, y = centres[space_id]
+            found = rgb.getpixel((round(x) + 7, round(y) + 7))
+            assert isinstance(found, tuple)
+            return (found[0], found[1], found[2])
+
+        # Boxes 1 and 2 are the ring's boxes; the garages are stands 3 and 4.
+        assert near(BOX_COLOURS[2], {beside_label("pit-2")}, 12)
+        assert near(BOX_COLOURS[3], {beside_label("pit-4")}, 12)
+        assert near(ASPHALT_PIT, {beside_label("pit-3")}, 12)
 
 
 def test_other_suffixes_are_refused_with_a_clear_message(tmp_path: Path) -> None:

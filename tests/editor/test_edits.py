@@ -95,3 +95,12 @@ def test_the_editor_says_when_there_is_no_display(monkeypatch, capsys) -> None: 
     monkeypatch.setattr(app.sys, "platform", "linux")
     assert app.main([]) == 2
     assert "no display" in capsys.readouterr().err
+
+
+def test_deleting_a_garage_takes_it_off_the_pit_lane() -> None:
+    track = ring()
+    assert track.pit_lane is not None
+    track = track.model_copy(update={"pit_lane": track.pit_lane.model_copy(
+        update={"garages": ["pit-2", "pit-3"]})})
+    after = edits.delete_elements(track, {"pit-2"})
+    assert after.pit_lane is not None and after.pit_lane.garages == ["pit-3"]

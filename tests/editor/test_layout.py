@@ -92,3 +92,13 @@ def test_pit_lane_laid_click_by_click_validates() -> None:
 def test_pit_lane_spaces_become_pit_kind() -> None:
     track = layout.append_pit_space(ring().model_copy(update={"pit_lane": None}), "3-20")
     assert next(s for s in track.spaces if s.id == "3-20").kind == SpaceKind.PIT
+
+
+def test_a_pit_lane_space_toggles_as_a_garage_in_driving_order() -> None:
+    track = layout.toggle_garage(layout.toggle_garage(ring(), "pit-5"), "pit-1")
+    assert track.pit_lane is not None and track.pit_lane.garages == ["pit-1", "pit-5"]
+    assert validate(track).errors == 0
+    again = layout.toggle_garage(track, "pit-5")
+    assert again.pit_lane is not None and again.pit_lane.garages == ["pit-1"]
+    with pytest.raises(EditError, match="not in the pit lane"):
+        layout.toggle_garage(track, "box-1")

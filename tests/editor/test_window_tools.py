@@ -185,3 +185,33 @@ def test_lane_tool_previews_and_adds_lanes(window, qtbot) -> None:  # type: igno
     assert tool.preview_item is None
     window.document.undo_stack.undo()
     assert window.document.track.spaces == []
+
+
+def test_pit_tool_alt_click_makes_a_pit_space_a_garage_in_line(  # type: ignore[no-untyped-def]
+    window, ring_file: Path, qtbot, tmp_path: Path
+) -> None:
+    from editor.scene import style
+
+    window.open_path(ring_file)
+    window.view.fit()
+    window.choose_tool("Pit lane")
+    viewport = window.view.viewport()
+
+    def pixel(space_id: str):  # type: ignore[no-untyped-def]
+        return window.view.viewport().grab().toImage().pixelColor(_space_point(window, space_id))
+
+    plain = pixel("pit-3")
+    alt = Qt.KeyboardModifier.AltModifier
+    for space_id in ("pit-4", "pit-2"):
+        qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, alt, _space_point(window, space_id))
+    pit = window.document.track.pit_lane
+    assert pit.garages == ["pit-2", "pit-4"], "garages are kept in driving order"
+    assert window.scene.space_items["pit-2"].brush().color() == style.GARAGE_FILL
+    assert pixel("pit-2") != plain and pixel("pit-3") == plain
+    assert window.document.undo_stack.count() == 2
+    qtbot.mouseClick(viewport, Qt.MouseButton.LeftButton, alt, _space_point(window, "pit-4"))
+    assert window.document.track.pit_lane.garages == ["pit-2"]
+    assert pixel("pit-4") == plain
+    saved = tmp_path / "with-garage.json"
+    assert window.save_as(saved)
+    assert '"garages": ["pit-2"]' in saved.read_text(encoding="utf-8")

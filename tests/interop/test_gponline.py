@@ -267,8 +267,13 @@ def test_a_pit_lane_that_bypasses_the_finish_line_keeps_its_garages_in_line() ->
     assert [(link.from_, link.to) for link in pit.entry] == [("95", "129"), ("96", "129")]
     assert [(link.from_, link.to) for link in pit.exit] == [("135", "16"), ("135", "17")]
     assert not set(pit.spaces) & set(result.track.finish_line.spaces)  # type: ignore[union-attr]
+    assert pit.garages == ["131", "132", "133"]
     assert any("3 garage(s) stand in line in the pit lane (nodes 131 to 133)" in w
-               for w in result.warnings)
+               and "test drives of this track make no pit stop" in w for w in result.warnings)
+    written = export_track(result.track)
+    assert {node: value for node, value in written.dat.attributes.items()
+            if node in {129, 130, 131, 132, 133, 134, 135}} == {131: 1.0, 132: 1.0, 133: 1.0}
+    assert not any("garage" in w for w in written.warnings)
 
 
 def test_two_staggered_lanes_with_a_blocked_space_in_one() -> None:

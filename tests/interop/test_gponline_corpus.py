@@ -7,6 +7,7 @@ The files live in the corpus beside the project, never in it; these tests skip w
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from trackformat.interop.gponline import (
     import_file,
     parse_dat,
 )
+from trackformat.interop.gponline.dat import NodeType
 from trackformat.lint import validate
 from trackformat.model import SpaceKind
 
@@ -130,6 +132,22 @@ def test_a_real_file_round_trips_through_export(name: str) -> None:
     assert len(read.nodes) == len(track.spaces)
 
 
+@pytest.mark.parametrize("name", TRACKS)
+def test_a_real_file_keeps_its_garages_through_export(name: str) -> None:
+    original = parse_dat(corpus_path("gponline", name).read_text(encoding="latin-1"), name)
+    pit_nodes = {node.id for node in original.nodes if node.type == NodeType.PIT}
+    garages = {n: v for n, v in original.attributes.items() if n in pit_nodes}
+    track = imported(name).track
+    assert track.pit_lane is not None
+    assert sorted(int(g) for g in track.pit_lane.garages) == sorted(garages)
+    exported = export_track(track)
+    written = {n: v for n, v in exported.dat.attributes.items() if n in pit_nodes}
+    assert written == garages
+    assert not any("garage" in w for w in exported.warnings)
+    again = import_dat(parse_dat(format_dat(exported.dat), name), name).track
+    assert again.pit_lane is not None and again.pit_lane.garages == track.pit_lane.garages
+
+
 def test_every_real_file_says_what_it_could_not_represent() -> None:
     warnings = {name: "\n".join(imported(name).warnings) for name in TRACKS}
     assert "lane 1 (52 nodes) is a partial lane" in warnings["indianapolis.dat"]
@@ -137,6 +155,7 @@ def test_every_real_file_says_what_it_could_not_represent() -> None:
     assert "blocked node 116 is kept as a space of lane" in warnings["valencia.dat"]
     assert "move 57 -> 58 crosses a lane" in warnings["algarve.dat"]
     assert all("garage(s) stand in line in the pit lane" in w for w in warnings.values())
+    assert all("make no pit stop" in w for w in warnings.values())
 
 
 def test_the_command_line_imports_a_real_file(tmp_path: Path,
@@ -148,3 +167,5 @@ def test_the_command_line_imports_a_real_file(tmp_path: Path,
     captured = capsys.readouterr()
     assert "248 spaces, 9 corners; 0 errors" in captured.out
     assert f"{source}: warning: " in captured.err
+    assert main(["info", str(tmp_path / "m.json")]) == 0
+    assert re.search(r"^  garages +10$", capsys.readouterr().out, re.MULTILINE)

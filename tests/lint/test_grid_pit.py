@@ -10,7 +10,8 @@ from tests.factories import edit, ring, space
 from trackformat.lint import RULES, Diagnostic, Severity, validate
 from trackformat.model import Track
 
-CODES = ["GRID001", "GRID002", "GRID003", "GRID004", "PIT001", "PIT002", "PIT003", "PIT004"]
+CODES = ["GRID001", "GRID002", "GRID003", "GRID004", "PIT001", "PIT002", "PIT003", "PIT004",
+         "PIT005"]
 RING = ring()
 POSITION = {s.id: n for n, s in enumerate(RING.spaces)}
 
@@ -133,6 +134,41 @@ def test_an_unlisted_box_space_is_a_warning() -> None:
     assert found.severity == Severity.WARNING
     assert found.location.elements == ("box-2",)
     assert found.location.pointer == f"/spaces/{POSITION['box-2']}"
+
+
+def test_garages_in_line_in_the_pit_lane_are_sound() -> None:
+    track = edit(RING, lambda d: d["pit_lane"]["garages"].extend(["pit-2", "pit-3"]))
+    assert validate(track, codes=CODES).diagnostics == ()
+
+
+def test_a_garage_off_the_pit_lane_is_refused() -> None:
+    track = edit(RING, lambda d: d["pit_lane"]["garages"].extend(["pit-2", "3-36"]))
+    [found] = diagnostics(track, "PIT005")
+    assert found.severity == Severity.ERROR
+    assert found.location.elements == ("3-36",)
+    assert found.location.pointer == "/pit_lane/garages/1"
+    assert "garage 2 is 3-36, a track space not in the pit lane" in found.message
+
+
+def test_a_box_listed_as_a_garage_is_sent_to_the_boxes() -> None:
+    track = edit(RING, lambda d: d["pit_lane"]["garages"].append("box-1"))
+    [found] = diagnostics(track, "PIT005")
+    assert "list it in pit_lane.boxes instead" in found.message
+
+
+def test_a_garage_listed_twice_is_reported_at_its_second_mention() -> None:
+    track = edit(RING, lambda d: d["pit_lane"]["garages"].extend(["pit-2", "pit-2"]))
+    [found] = diagnostics(track, "PIT005")
+    assert found.location.pointer == "/pit_lane/garages/1"
+    assert "garage 2 is pit-2, already garage 1" in found.message
+
+
+def test_an_unknown_garage_is_an_unknown_reference() -> None:
+    track = edit(RING, lambda d: d["pit_lane"]["garages"].append("pit-99"))
+    assert diagnostics(track, "PIT005") == []
+    [found] = diagnostics(track, "REF004")
+    assert found.location.pointer == "/pit_lane/garages/0"
+    assert "garage pit-99" in found.message
 
 
 def test_a_pit_entry_past_the_line_is_refused() -> None:

@@ -119,13 +119,15 @@ def _spaces(track: Track, unit: float, heatmap: Mapping[str, float] | None) -> l
     # Counts start at nothing: the ramp runs from 0 (or the lowest value, if below) to the top.
     low, high = (min(0.0, *values), max(values)) if values else (0.0, 1.0)
     spread = (high - low) or 1.0
-    boxes = list(track.pit_lane.boxes) if track.pit_lane else []
+    # A team's place to stop, a box beside the pit lane or a garage in it, in its team's
+    # colour and numbered: boxes first, then garages.
+    stands = [*track.pit_lane.boxes, *track.pit_lane.garages] if track.pit_lane else []
+    number = {stand: n for n, stand in reversed(list(enumerate(stands)))}  # first mention
     line = max(unit * 0.045, 1.0)
     items: list[Item] = []
     for space in track.spaces:
-        if space.kind == SpaceKind.BOX:
-            n = boxes.index(space.id) if space.id in boxes else len(boxes)
-            colour = BOX_COLOURS[n % len(BOX_COLOURS)]
+        if space.kind == SpaceKind.BOX or space.id in number:
+            colour = BOX_COLOURS[number.get(space.id, len(stands)) % len(BOX_COLOURS)]
         elif space.kind == SpaceKind.PIT:
             colour = ASPHALT_PIT
         else:
@@ -134,10 +136,10 @@ def _spaces(track: Track, unit: float, heatmap: Mapping[str, float] | None) -> l
         if value is not None and math.isfinite(value):
             colour = heat_colour((value - low) / spread)
         items.append(Fill(tuple(space.polygon), colour, SPACE_LINE, line))
-    for n, box_id in enumerate(boxes, start=1):
-        box = next((s for s in track.spaces if s.id == box_id), None)
-        if box is not None:
-            items.append(Label(str(n), box.centre, unit * 0.55, WHITE))
+    centres = {s.id: s.centre for s in track.spaces}
+    for n, stand in enumerate(stands, start=1):
+        if stand in centres:
+            items.append(Label(str(n), centres[stand], unit * 0.55, WHITE))
     return items
 
 

@@ -128,3 +128,13 @@ def _before_placement(document: Document) -> Document:
     they refuse it as too new instead of reporting an unknown field.
     """
     return document
+
+
+@migration(2)
+def _before_garages(document: Document) -> Document:
+    """Version 2 to version 3, which added ``pit_lane.garages``.
+
+    A version 2 pit lane had no garages in line, which is what an absent list means in version
+    3: the document is kept as it is. As with version 2, the step tells older readers that a
+    file with garages is too new for them."""
+    return document

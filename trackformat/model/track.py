@@ -1,4 +1,4 @@
-"""The pydantic models of a track file (format version 2).
+"""The pydantic models of a track file (format version 3).
 
 The models check shape only: types, ranges that no track could ever need, required fields. Meaning
 (does this link point at a space that exists? is this corner reachable?) is the validator's job,
@@ -18,7 +18,7 @@ from trackformat.model.base import Coordinate, ElementId, Point, TrackModel
 FORMAT_NAME = "formula-d-track"
 """Value of the ``format`` key that marks a JSON file as a track file."""
 
-CURRENT_FORMAT_VERSION = 2
+CURRENT_FORMAT_VERSION = 3
 """Format version written by this release; older files are migrated on load. Keep it equal to
 the ``Literal`` of :attr:`Track.format_version`."""
 
@@ -178,6 +178,11 @@ class PitLane(TrackModel):
     """Moves from the pit lane back onto the track."""
     boxes: list[ElementId] = []
     """The team boxes (spaces of kind ``box``), in order along the pit lane."""
+    garages: list[ElementId] = []
+    """Pit-lane spaces that are also a team's place to stop, standing in line in the lane
+    rather than beside it, in driving order: the garages of GP Online's boards (nodes of the
+    pit lane with an attribute), kept so that a board exported back to GP Online has them.
+    The race engine stops cars at boxes only."""
 
 
 class Ignore(TrackModel):
@@ -196,7 +201,7 @@ class Track(TrackModel):
 
     format: Literal["formula-d-track"] = "formula-d-track"
     """Marks the file as a track file."""
-    format_version: Literal[2] = 2
+    format_version: Literal[3] = 3
     """Version of the file format; always written, older versions are migrated on load."""
     metadata: Metadata
     """Name, designer, default laps and notes."""

@@ -155,6 +155,7 @@ def export_track(track: Track, *, image: str | None = None, info_corner: int = 0
             stops_of[space_id] = corner.stops
     finish = set(track.finish_line.spaces)
     boxes = set(track.pit_lane.boxes) if track.pit_lane else set()
+    pit_lane = set(track.pit_lane.spaces) if track.pit_lane else set()
 
     blocked = _blocked(graphs)
     nodes = []
@@ -202,14 +203,18 @@ def export_track(track: Track, *, image: str | None = None, info_corner: int = 0
         for s, value in _corner_positions(track, graphs).items()
         if s in numbering and s not in blocked  # a blocked node is no curve, whatever it lies in
     }
-    if track.pit_lane and track.pit_lane.spaces and not boxes:
+    garages = set(track.pit_lane.garages) if track.pit_lane else set()
+    for garage in sorted(garages - pit_lane):
+        warnings.append(f"garage {garage} is not a space of the pit lane; not written as one")
+    garages &= pit_lane
+    if track.pit_lane and track.pit_lane.spaces and not boxes and not garages:
         warnings.append(
-            "the pit lane has no boxes, so no pit node is written as a garage; mark the garages "
-            "in GP Online's editor"
+            "the pit lane has neither boxes nor garages, so no pit node is written as a garage; "
+            "mark the garages in GP Online's editor"
         )
-    for box in sorted(boxes, key=lambda b: numbering.get(b, 0)):
-        if box in numbering:
-            attributes[numbering[box]] = 1.0
+    for stand in sorted(boxes | garages, key=lambda b: numbering.get(b, 0)):
+        if stand in numbering:
+            attributes[numbering[stand]] = 1.0
 
     grid = [
         (numbering[s], round(graphs.spaces[s].heading % 360.0, 1))

@@ -5,9 +5,9 @@ worked out here, whatever order the ids come in (real files number them across t
 row): lanes as the straight-on moves that best follow the track (:mod:`lanes`), corners as runs
 of curve nodes side by side (:mod:`corners`), outlines as the nodes' Voronoi cells cut to the road
 (:mod:`outlines`). What a track cannot hold exactly is imported the closest faithful way: a
-blocked node stays a space of its lane with no moves, garages in line stay pit-lane spaces, a move
-across a lane is kept and named in the track's ignore list. Each such decision is returned as a
-warning, never taken silently.
+blocked node stays a space of its lane with no moves, garages in line stay pit-lane spaces
+(listed as the pit lane's garages), a move across a lane is kept and named in the track's
+ignore list. Each such decision is returned as a warning, never taken silently.
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ def import_dat(
     blocked &= set(lane_of)
     _drop_blocked_moves(moves, blocked, lane_of, warnings)
 
-    chain, boxes = pit_lane_order(dat, moves, pit_nodes, warnings)
+    chain, boxes, garages = pit_lane_order(dat, moves, pit_nodes, warnings)
     spaces = node_spaces(layout, lanes, lane_of, chain, set(boxes))
     by_id = {space.id: space for space in spaces}
     ordered = [str(n) for lane in lanes for n in lane] + [str(n) for n in chain + boxes]
@@ -241,8 +241,8 @@ def import_dat(
                 notes=f"Imported from GP Online file {Path(source).name}.",
             ),
             Board(image=image, width=width, height=height),
-            lanes, spaces, links, corners, found.finish, chain, boxes, entry, exit_, pit_nodes,
-            ignore,
+            lanes, spaces, links, corners, found.finish, (chain, boxes, garages), entry, exit_,
+            pit_nodes, ignore,
         )
         track = _with_measures(track, dat, warnings)
     except ValidationError as err:
@@ -257,11 +257,13 @@ def import_dat(
 
 def _track(
     metadata: Metadata, board: Board, lanes: list[list[int]], spaces: list[Space],
-    links: list[Link], corners: list[Corner], finish: list[int | None], chain: list[int],
-    boxes: list[int], entry: list[Link], exit_: list[Link], pit_nodes: set[int],
-    ignore: list[Ignore],
+    links: list[Link], corners: list[Corner], finish: list[int | None],
+    pit: tuple[list[int], list[int], list[int]], entry: list[Link], exit_: list[Link],
+    pit_nodes: set[int], ignore: list[Ignore],
 ) -> Track:
-    """The imported track's record, from the parts worked out by :func:`import_dat`."""
+    """The imported track's record, from the parts worked out by :func:`import_dat`; ``pit``:
+    the pit lane's chain, boxes and garages (:func:`pit_lane_order`)."""
+    chain, boxes, garages = pit
     return Track(
         metadata=metadata,
         board=board,
@@ -276,6 +278,7 @@ def _track(
             entry=entry,
             exit=exit_,
             boxes=[str(b) for b in boxes],
+            garages=[str(g) for g in garages],
         )
         if pit_nodes
         else None,

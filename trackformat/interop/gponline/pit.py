@@ -9,23 +9,23 @@ from trackformat.interop.gponline.dat import DatFile
 
 def pit_lane_order(
     dat: DatFile, moves: nx.DiGraph, pit_nodes: set[int], warnings: list[str]
-) -> tuple[list[int], list[int]]:
-    """The pit lane's chain in driving order, and the boxes beside it.
+) -> tuple[list[int], list[int], list[int]]:
+    """The pit lane's chain in driving order, the boxes beside it, and the garages in it.
 
     The chain is the shortest run of moves from the pit node entered from the track to the one
     that leads back. GP Online's garages (pit nodes with an attribute) stand in that run on real
-    boards: they stay pit-lane spaces, so that the pit lane keeps its length, and a warning says
-    the track has no boxes for them. Pit nodes off the chain (a garage the chain passes by, as
-    in files this toolkit exported) become boxes beside it.
+    boards: they stay pit-lane spaces, so that the pit lane keeps its length, and are listed as
+    the pit lane's garages, so that an export writes them back. Pit nodes off the chain (a
+    garage the chain passes by, as in files this toolkit exported) become boxes beside it.
     """
     if not pit_nodes:
-        return [], []
+        return [], [], []
     sub = moves.subgraph(pit_nodes)
     if not nx.is_directed_acyclic_graph(sub):
         warnings.append(
             "the pit lane's moves loop back on themselves; pit nodes kept in file order"
         )
-        return sorted(pit_nodes), []
+        return sorted(pit_nodes), [], []
     order = list(nx.topological_sort(sub))
     entered = [n for n in order if any(p not in pit_nodes for p in moves.predecessors(n))]
     left = [n for n in order if any(s not in pit_nodes for s in moves.successors(n))]
@@ -44,15 +44,16 @@ def pit_lane_order(
         key=lambda b: (min((place[p] for p in moves.predecessors(b) if p in place), default=0), b),
     )
     garages = [n for n in chain if n in dat.attributes]
-    if garages:
+    if garages and not boxes:
         warnings.append(
-            f"{len(garages)} garage(s) stand in line in the pit lane ({_span(garages)}); they are "
-            "kept as pit-lane spaces, since a track's boxes stand beside the pit lane"
+            f"{len(garages)} garage(s) stand in line in the pit lane ({_span(garages)}); they "
+            "are kept as the pit lane's garages, but the race engine stops cars at boxes beside "
+            "the lane only, so test drives of this track make no pit stop"
         )
     for box in boxes:
         if box not in dat.attributes:
             warnings.append(f"pit node {box} is off the pit lane's chain; it becomes a box")
-    return chain, boxes
+    return chain, boxes, garages
 
 
 def _span(nodes: list[int]) -> str:

@@ -1,5 +1,5 @@
 """Rules: the pit lane. It leaves the circuit before the finish line and rejoins it after, its
-spaces are pit spaces, and its team boxes stand beside it.
+spaces are pit spaces, its team boxes stand beside it, and its garages in line are spaces of it.
 
 Ids that name no space are left to the reference rules; here they are skipped.
 """
@@ -232,4 +232,53 @@ def pit_space_kind(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(space.id,),
                 pointer=graphs.space_pointer(space.id),
                 point=graphs.centre(space.id),
+            )
+
+
+@rule(
+    "PIT005",
+    "garage-in-pit-lane",
+    "grid-pit",
+    Severity.ERROR,
+    example='A track space "3-40" listed in pit_lane.garages, or a garage listed twice.',
+)
+def garage_in_pit_lane(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """Each garage is a space of the pit lane, listed once.
+
+    A garage stands in line in the pit lane, as GP Online draws a team's place to stop: the
+    spaces in ``pit_lane.garages`` are spaces listed in ``pit_lane.spaces``, each once (two
+    teams cannot share a garage). A space beside the lane is a box instead
+    (``pit_lane.boxes``). Remove the garage from the list, or add the space to the pit lane.
+    """
+    if track.pit_lane is None:
+        return
+    in_lane = set(track.pit_lane.spaces)
+    first: dict[str, int] = {}
+    for position, garage in enumerate(track.pit_lane.garages):
+        if garage not in graphs.spaces:
+            continue  # unknown-reference says so
+        pointer = f"/pit_lane/garages/{position}"
+        if garage in first:
+            yield Finding(
+                f"garage {position + 1} is {garage}, already garage {first[garage] + 1}: each "
+                "team has a garage of its own; remove the second mention",
+                elements=(garage,),
+                pointer=pointer,
+                point=graphs.centre(garage),
+            )
+            continue
+        first[garage] = position
+        if garage not in in_lane:
+            kind = graphs.spaces[garage].kind
+            hint = (
+                "list it in pit_lane.boxes instead, since a box stands beside the lane"
+                if kind == SpaceKind.BOX
+                else "add it to pit_lane.spaces, or remove it from pit_lane.garages"
+            )
+            yield Finding(
+                f"garage {position + 1} is {garage}, {_kind(graphs.spaces[garage])} not in the "
+                f"pit lane: {hint}",
+                elements=(garage,),
+                pointer=pointer,
+                point=graphs.centre(garage),
             )

@@ -200,6 +200,12 @@ def unknown_reference(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(space_id,),
                 pointer=pointer,
             )
+        for _, space_id, pointer in missing(track.pit_lane.garages, "/pit_lane/garages"):
+            yield Finding(
+                f"the pit lane lists garage {space_id}, which the track does not have",
+                elements=(space_id,),
+                pointer=pointer,
+            )
     element_ids = (
         set(graphs.spaces) | {lane.id for lane in track.lanes} | {c.id for c in track.corners}
     )
