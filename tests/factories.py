@@ -131,6 +131,7 @@ def ring_document(lanes: int = 3, per_lane: int = 40) -> dict[str, Any]:
             "garages": [],
         },
         "ignore": [],
+        "gponline": None,
     }
 
 

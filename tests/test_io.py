@@ -241,6 +241,15 @@ def test_garages_are_saved_and_read_back(tmp_path: Path) -> None:
     assert load_track(saved).pit_lane.garages == in_line  # type: ignore[union-attr]
 
 
+def test_half_a_weather_is_refused_where_it_is() -> None:
+    document = ring_document() | {"gponline": {"info_corner": 1, "rain_probability": 30}}
+    with pytest.raises(TrackFileError) as caught:
+        loads_track(json.dumps(document), "half.json")
+    [problem] = caught.value.problems
+    assert problem.pointer == "/gponline"
+    assert "rain_probability and min_weather_period go together" in caught.value.render()
+
+
 def test_a_placement_is_saved_and_read_back(tmp_path: Path) -> None:
     matrix = ((1.5, -0.02, 12.25), (0.02, 1.5, -3.5))
     track = ring()

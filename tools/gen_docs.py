@@ -51,8 +51,8 @@ the start grid and the pit lane. This page is generated from the pydantic models
   {CURRENT_FORMAT_VERSION}. Refuse a version newer than the one you understand rather than guess:
   fields may have changed meaning. Older files are upgraded by `trackformat` on load (see
   `trackformat/io/migrations.py`); saving writes the current version. Version 2 added
-  `board.placement`, version 3 `pit_lane.garages`; an older file reads as the current version
-  without them.
+  `board.placement`, version 3 `pit_lane.garages` and `gponline`; an older file reads as the
+  current version without them.
 - **Strict keys.** Unknown keys are errors, not extensions, and a key may appear only once in an
   object. Numbers are finite (no `NaN` or `Infinity`).
 - **Ids.** Spaces, lanes and corners have ids made of letters, digits and `_ . : -` (at most 64

@@ -27,7 +27,7 @@ from trackformat.interop.gponline import (
     read_dat_file,
 )
 from trackformat.lint import Severity, validate
-from trackformat.model import Track
+from trackformat.model import GPOnline, Track
 
 DATA = Path(__file__).parent.parent / "data" / "gponline"
 OVAL = DATA / "small-oval.dat"
@@ -139,9 +139,22 @@ def test_export_of_an_import_gives_the_same_file() -> None:
     first = format_dat(export_track(track).dat)
     second = format_dat(export_track(import_dat(parse_dat(first, "a.dat"), "a.dat").track).dat)
     assert first == second
-    # The game's layout: the nodes right after the header (node 100, a legacy finish type 5,
-    # is written the newer way, a straight with the F flag).
-    assert first.startswith("My Test Board v2.png 0\n100 493 352 1 F\n101 ")
+    # The game's layout: the nodes right after the header, which keeps the file's info-box
+    # corner and weather (node 100, a legacy finish type 5, is written the newer way, a
+    # straight with the F flag).
+    assert first.startswith("My Test Board v2.png 3 0.25 4\n100 493 352 1 F\n101 ")
+    assert track.gponline == GPOnline(info_corner=3, rain_probability=0.25, min_weather_period=4)
+    assert format_dat(export_track(track, info_corner=1).dat).startswith(
+        "My Test Board v2.png 1 0.25 4\n")
+
+
+def test_a_weather_out_of_range_is_not_kept(tmp_path: Path) -> None:
+    text = OVAL.read_text(encoding="latin-1").replace("v2.png 3 0.25 4", "v2.png 2 250 4", 1)
+    result = import_dat(parse_dat(text, "hot.dat"), "hot.dat")
+    assert result.track.gponline == GPOnline(info_corner=2)
+    assert any("rain probability 250, minimum period 4) is beyond what a track holds" in w
+               for w in result.warnings)
+    assert format_dat(export_track(result.track).dat).startswith("My Test Board v2.png 2\n")
 
 
 def test_export_writes_what_gp_online_needs() -> None:

@@ -148,6 +148,13 @@ def test_a_real_file_keeps_its_garages_through_export(name: str) -> None:
     assert again.pit_lane is not None and again.pit_lane.garages == track.pit_lane.garages
 
 
+@pytest.mark.parametrize("name", TRACKS)
+def test_a_real_file_keeps_its_header_through_export(name: str) -> None:
+    text = corpus_path("gponline", name).read_text(encoding="latin-1")
+    exported = format_dat(export_track(imported(name).track).dat)
+    assert exported.split("\n", 1)[0] == text.split("\n", 1)[0].rstrip("\r")
+
+
 def test_every_real_file_says_what_it_could_not_represent() -> None:
     warnings = {name: "\n".join(imported(name).warnings) for name in TRACKS}
     assert "lane 1 (52 nodes) is a partial lane" in warnings["indianapolis.dat"]

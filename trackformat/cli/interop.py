@@ -102,9 +102,10 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     exporter.add_argument(
         "--info-corner",
         type=int,
-        default=0,
+        default=None,
         choices=range(5),
         metavar="0-4",
-        help="GP Online: the board corner where its info box goes (default 0)",
+        help="GP Online: the board corner where its info box goes (default: the track's, as "
+        "imported from GP Online, else 0)",
     )
     exporter.set_defaults(run=cmd_export)

@@ -132,9 +132,9 @@ def _before_placement(document: Document) -> Document:
 
 @migration(2)
 def _before_garages(document: Document) -> Document:
-    """Version 2 to version 3, which added ``pit_lane.garages``.
+    """Version 2 to version 3, which added ``pit_lane.garages`` and ``gponline``.
 
-    A version 2 pit lane had no garages in line, which is what an absent list means in version
-    3: the document is kept as it is. As with version 2, the step tells older readers that a
-    file with garages is too new for them."""
+    A version 2 pit lane had no garages in line, and a version 2 track no GP Online settings,
+    which is what their absence means in version 3: the document is kept as it is. As with
+    version 2, the step tells older readers that a file with either is too new for them."""
     return document

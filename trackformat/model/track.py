@@ -185,6 +185,32 @@ class PitLane(TrackModel):
     The race engine stops cars at boxes only."""
 
 
+class GPOnline(TrackModel):
+    """What a GP Online board file says beyond the track itself: kept when a board is imported
+    from GP Online (a computer version of the game) and written back when it is exported, so
+    that a board ported there and back keeps its header. The numbers are GP Online's, in its
+    own units."""
+
+    info_corner: Annotated[int, Field(ge=0, le=4)] = 0
+    """The board corner where GP Online draws its information box (0 to 4)."""
+    rain_probability: Annotated[float, Field(ge=0.0, le=100.0)] | None = None
+    """GP Online's rain probability (real files give 0 to 35); none: the file sets no
+    weather."""
+    min_weather_period: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    """GP Online's minimum weather period (real files give 0 to 16); set with
+    ``rain_probability``, or neither."""
+
+    @model_validator(mode="after")
+    def _weather_whole(self) -> Self:
+        if (self.rain_probability is None) != (self.min_weather_period is None):
+            raise PydanticCustomError(
+                "half_weather",
+                "rain_probability and min_weather_period go together: GP Online's file "
+                "holds both or neither",
+            )
+        return self
+
+
 class Ignore(TrackModel):
     """A deliberate oddity: diagnostics the designer has checked and accepts."""
 
@@ -223,6 +249,8 @@ class Track(TrackModel):
     """The pit lane, if the track has one."""
     ignore: list[Ignore] = []
     """Validator diagnostics accepted as deliberate."""
+    gponline: GPOnline | None = None
+    """GP Online's settings of the board, for a track ported from or to GP Online."""
 
 
 __all__ = [
@@ -232,6 +260,7 @@ __all__ = [
     "Coordinate",
     "Corner",
     "FinishLine",
+    "GPOnline",
     "Ignore",
     "Lane",
     "Link",

@@ -266,7 +266,9 @@ def format_dat(dat: DatFile) -> str:
     node lines right after it, then edges, attributes and grid, each after one empty line."""
     header = f"{dat.image} {dat.info_corner}"
     if dat.rain_probability is not None and dat.min_weather_period is not None:
-        header += f" {_format_value(dat.rain_probability)} {dat.min_weather_period}"
+        rain = dat.rain_probability
+        # Real files write whole percents as integers ("30"); the game is not asked to read more.
+        header += f" {int(rain) if rain == int(rain) else repr(rain)} {dat.min_weather_period}"
     lines = [header]
     lines += [f"{n.id} {n.x} {n.y} {int(n.type)}" + (" F" if n.finish else "") for n in dat.nodes]
     # Each later section after one empty line; an empty attribute section before a grid is

@@ -22,7 +22,7 @@ from trackformat.interop.gponline.dat import (
 )
 from trackformat.interop.gponline.importer import LARGEST_COORDINATE
 from trackformat.interop.gponline.readback import read_back
-from trackformat.model import SpaceKind, Track
+from trackformat.model import GPOnline, SpaceKind, Track
 
 STOPS_TO_TYPE = {1: NodeType.CURVE_1, 2: NodeType.CURVE_2, 3: NodeType.CURVE_3}
 
@@ -110,9 +110,11 @@ def _blocked(graphs: TrackGraphs) -> dict[str, list[tuple[str, str]]]:
     return result
 
 
-def export_track(track: Track, *, image: str | None = None, info_corner: int = 0) -> ExportResult:
+def export_track(track: Track, *, image: str | None = None,
+                 info_corner: int | None = None) -> ExportResult:
     """The ``.dat`` records of ``track``; raises :class:`GPOnlineExportError` for what GP Online
-    cannot hold."""
+    cannot hold. The header's info-box corner is ``info_corner``, else the track's GP Online
+    setting (:attr:`~trackformat.model.Track.gponline`), else 0; its weather is the track's."""
     warnings: list[str] = []
     # GP Online counts the lanes by their finish nodes; a partial lane that does not reach the
     # line (no finish space) is just more nodes and moves to it.
@@ -229,9 +231,12 @@ def export_track(track: Track, *, image: str | None = None, info_corner: int = 0
         raise GPOnlineExportError(
             f"GP Online needs an image file name with an extension, not {name!r}"
         )
+    settings = track.gponline or GPOnline()
     dat = DatFile(
         image=name,
-        info_corner=info_corner,
+        info_corner=settings.info_corner if info_corner is None else info_corner,
+        rain_probability=settings.rain_probability,
+        min_weather_period=settings.min_weather_period,
         nodes=nodes,
         edges=edges,
         attributes=attributes,

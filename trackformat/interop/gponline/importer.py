@@ -31,6 +31,7 @@ from trackformat.model import (
     Board,
     Corner,
     FinishLine,
+    GPOnline,
     Ignore,
     Lane,
     Link,
@@ -245,6 +246,7 @@ def import_dat(
             pit_nodes, ignore,
         )
         track = _with_measures(track, dat, warnings)
+        track = track.model_copy(update={"gponline": _settings(dat, warnings)})
     except ValidationError as err:
         # Every limit of the format is checked above; this keeps a missed one a message.
         first = err.errors()[0]
@@ -352,6 +354,21 @@ def _spacing(layout: _Layout) -> float:
         math.dist(layout.position(a), layout.position(b)) for a, b in layout.moves.edges
     )
     return lengths[len(lengths) // 2] if lengths else 20.0
+
+
+def _settings(dat: DatFile, warnings: list[str]) -> GPOnline:
+    """The header's settings, kept for the way back: the info box's corner, and the weather
+    when the file sets one the format holds."""
+    rain, period = dat.rain_probability, dat.min_weather_period
+    if rain is not None and period is not None and not (0 <= rain <= 100 and 0 <= period
+                                                        <= 1_000_000):
+        warnings.append(
+            f"the header's weather (rain probability {rain:g}, minimum period {period}) is "
+            "beyond what a track holds (0 to 100, and 0 to 1,000,000); not kept"
+        )
+        rain = period = None
+    return GPOnline(info_corner=dat.info_corner, rain_probability=rain,
+                    min_weather_period=period)
 
 
 def _with_measures(track: Track, dat: DatFile, warnings: list[str]) -> Track:
