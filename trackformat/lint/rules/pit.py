@@ -6,7 +6,7 @@ Ids that name no space are left to the reference rules; here they are skipped.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import numpy as np
 import shapely
@@ -52,22 +52,14 @@ def box_beside_pit(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     pit = _pit_ids(track, graphs)
     pit_shapes = SpaceShapes.of([graphs.spaces[s] for s in pit]) if pit else None
     tolerance = BOX_TOUCH * graphs.shapes.scale
-    first: dict[str, int] = {}
+    repeated = yield from _second_mentions(
+        boxes, "box", "boxes", graphs, "remove the second mention or list the next box"
+    )
     for position, box_id in enumerate(boxes):
         space = graphs.spaces.get(box_id)
-        if space is None:
+        if space is None or position in repeated:
             continue
         pointer = f"/pit_lane/boxes/{position}"
-        if box_id in first:
-            yield Finding(
-                f"box {position + 1} is {box_id}, already box {first[box_id] + 1}: each team "
-                "has a box of its own; remove the second mention or list the next box",
-                elements=(box_id,),
-                pointer=pointer,
-                point=graphs.centre(box_id),
-            )
-            continue
-        first[box_id] = position
         if space.kind != SpaceKind.BOX:
             yield Finding(
                 f"box {position + 1} is {box_id}, a {space.kind.value} space: set its kind to "
@@ -102,6 +94,31 @@ def box_beside_pit(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 point=graphs.centre(space.id),
                 severity=Severity.WARNING,
             )
+
+
+def _second_mentions(
+    stands: list[str], what: str, key: str, graphs: TrackGraphs, hint: str
+) -> Generator[Finding, None, set[int]]:
+    """A finding for each space listed again in ``pit_lane.<key>`` (boxes or garages, each a
+    ``what``), since each team has a place of its own; returns the positions of those second
+    mentions, which the rule's other checks skip."""
+    first: dict[str, int] = {}
+    repeated = set()
+    for position, stand in enumerate(stands):
+        if stand not in graphs.spaces:
+            continue
+        if stand not in first:
+            first[stand] = position
+            continue
+        repeated.add(position)
+        yield Finding(
+            f"{what} {position + 1} is {stand}, already {what} {first[stand] + 1}: each team "
+            f"has a {what} of its own; {hint}",
+            elements=(stand,),
+            pointer=f"/pit_lane/{key}/{position}",
+            point=graphs.centre(stand),
+        )
+    return repeated
 
 
 def _pit_links(track: Track, which: str) -> Iterator[tuple[str, Link]]:
@@ -253,21 +270,14 @@ def garage_in_pit_lane(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     if track.pit_lane is None:
         return
     in_lane = set(track.pit_lane.spaces)
-    first: dict[str, int] = {}
-    for position, garage in enumerate(track.pit_lane.garages):
-        if garage not in graphs.spaces:
-            continue  # unknown-reference says so
+    garages = track.pit_lane.garages
+    repeated = yield from _second_mentions(
+        garages, "garage", "garages", graphs, "remove the second mention"
+    )
+    for position, garage in enumerate(garages):
+        if garage not in graphs.spaces or position in repeated:
+            continue  # an unknown id: unknown-reference says so
         pointer = f"/pit_lane/garages/{position}"
-        if garage in first:
-            yield Finding(
-                f"garage {position + 1} is {garage}, already garage {first[garage] + 1}: each "
-                "team has a garage of its own; remove the second mention",
-                elements=(garage,),
-                pointer=pointer,
-                point=graphs.centre(garage),
-            )
-            continue
-        first[garage] = position
         if garage not in in_lane:
             kind = graphs.spaces[garage].kind
             hint = (
