@@ -104,8 +104,9 @@ def _without(ids: Iterable[str], gone: set[str]) -> list[str]:
 def delete_elements(track: Track, ids: Collection[str]) -> Track:
     """Delete spaces and corners by id, and every reference to a deleted space.
 
-    Links to or from a deleted space go with it; corners, the finish line, the grid and the pit
-    lane forget it. Deleting a corner deletes only the corner, never its spaces.
+    Links to or from a deleted space go with it; corners, the finish line, the grid, the pit
+    lane and the GP Online settings forget it. Deleting a corner deletes only the corner, never
+    its spaces.
     """
     gone = set(ids)
     kept_links = [link for link in track.links if link.from_ not in gone and link.to not in gone]
@@ -128,6 +129,22 @@ def delete_elements(track: Track, ids: Collection[str]) -> Track:
                 "exit": [k for k in pit.exit if k.from_ not in gone and k.to not in gone],
             }
         )
+    settings = track.gponline
+    if settings is not None:
+        # GP Online's numbers of a changed corner are not written any more (see the exporter);
+        # those of deleted spaces and corners go, so that the file keeps no stale ones.
+        settings = settings.model_copy(
+            update={
+                "curve_positions": {
+                    corner: {s: v for s, v in kept.items() if s not in gone}
+                    for corner, kept in settings.curve_positions.items()
+                    if corner not in gone
+                },
+                "grid_headings": {
+                    s: v for s, v in settings.grid_headings.items() if s not in gone
+                },
+            }
+        )
     return track.model_copy(
         update={
             "spaces": [s for s in track.spaces if s.id not in gone],
@@ -136,6 +153,7 @@ def delete_elements(track: Track, ids: Collection[str]) -> Track:
             "finish_line": finish,
             "grid": _without(track.grid, gone),
             "pit_lane": pit,
+            "gponline": settings,
         }
     )
 

@@ -9,6 +9,7 @@ from editor import edits
 from tests.factories import ring
 from trackformat.graph import build_graphs
 from trackformat.lint import validate
+from trackformat.model import GPOnline
 
 
 def test_move_shares_every_untouched_space() -> None:
@@ -104,3 +105,13 @@ def test_deleting_a_garage_takes_it_off_the_pit_lane() -> None:
         update={"garages": ["pit-2", "pit-3"]})})
     after = edits.delete_elements(track, {"pit-2"})
     assert after.pit_lane is not None and after.pit_lane.garages == ["pit-3"]
+
+
+def test_deleting_forgets_gp_online_numbers_of_what_went() -> None:
+    track = ring().model_copy(update={"gponline": GPOnline(
+        curve_positions={"north": {"1-8": 0.0, "1-9": 0.5}, "south": {"1-22": 0.0}},
+        grid_headings={"1-39": 180.0, "2-39": 180.0})})
+    after = edits.delete_elements(track, {"1-9", "south", "2-39"})
+    assert after.gponline is not None
+    assert after.gponline.curve_positions == {"north": {"1-8": 0.0}}
+    assert after.gponline.grid_headings == {"1-39": 180.0}

@@ -27,7 +27,7 @@ from trackformat.interop.gponline import (
     read_dat_file,
 )
 from trackformat.lint import Severity, validate
-from trackformat.model import GPOnline, Track
+from trackformat.model import Track
 
 DATA = Path(__file__).parent.parent / "data" / "gponline"
 OVAL = DATA / "small-oval.dat"
@@ -143,7 +143,9 @@ def test_export_of_an_import_gives_the_same_file() -> None:
     # corner and weather (node 100, a legacy finish type 5, is written the newer way, a
     # straight with the F flag).
     assert first.startswith("My Test Board v2.png 3 0.25 4\n100 493 352 1 F\n101 ")
-    assert track.gponline == GPOnline(info_corner=3, rain_probability=0.25, min_weather_period=4)
+    assert track.gponline is not None
+    assert (track.gponline.info_corner, track.gponline.rain_probability,
+            track.gponline.min_weather_period) == (3, 0.25, 4)
     assert format_dat(export_track(track, info_corner=1).dat).startswith(
         "My Test Board v2.png 1 0.25 4\n")
 
@@ -151,7 +153,9 @@ def test_export_of_an_import_gives_the_same_file() -> None:
 def test_a_weather_out_of_range_is_not_kept(tmp_path: Path) -> None:
     text = OVAL.read_text(encoding="latin-1").replace("v2.png 3 0.25 4", "v2.png 2 250 4", 1)
     result = import_dat(parse_dat(text, "hot.dat"), "hot.dat")
-    assert result.track.gponline == GPOnline(info_corner=2)
+    settings = result.track.gponline
+    assert settings is not None and settings.info_corner == 2
+    assert settings.rain_probability is None and settings.min_weather_period is None
     assert any("rain probability 250, minimum period 4) is beyond what a track holds" in w
                for w in result.warnings)
     assert format_dat(export_track(result.track).dat).startswith("My Test Board v2.png 2\n")

@@ -149,6 +149,37 @@ def test_a_real_file_keeps_its_garages_through_export(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", TRACKS)
+def test_an_unedited_real_file_exports_as_it_was(name: str) -> None:
+    original = parse_dat(corpus_path("gponline", name).read_text(encoding="latin-1"), name)
+    track = imported(name).track
+    exported = export_track(track).dat
+    assert [(n.id, n.x, n.y) for n in exported.nodes] == sorted(
+        (n.id, n.x, n.y) for n in original.nodes)
+    # Legacy finish nodes (type 5) are written the newer way: a straight with the F flag.
+    assert {n.id: (n.type, n.finish) for n in exported.nodes} == {
+        n.id: (NodeType.STRAIGHT, True) if n.type == NodeType.FINISH else (n.type, n.finish)
+        for n in original.nodes}
+    assert set(exported.edges) == set(original.edges)
+    assert exported.attributes == original.attributes
+    # The grid is written pole first; each slot keeps the heading the file gave it.
+    assert dict(exported.grid) == dict(original.grid)
+    assert [int(s) for s in track.grid] == [node for node, _ in exported.grid]
+
+
+def test_a_corner_changed_after_import_is_numbered_afresh() -> None:
+    track = imported("baku.dat").track
+    first = track.corners[0]
+    changed = first.model_copy(update={"spaces": first.spaces[:-1]})
+    edited = track.model_copy(update={"corners": [changed, *track.corners[1:]]})
+    before = export_track(track).dat.attributes
+    after = export_track(edited).dat.attributes
+    assert [after[int(s)] for s in changed.spaces] != [before[int(s)] for s in changed.spaces]
+    assert max(after[int(s)] for s in changed.spaces) <= len(changed.spaces) / 2
+    for corner in track.corners[1:]:
+        assert [after[int(s)] for s in corner.spaces] == [before[int(s)] for s in corner.spaces]
+
+
+@pytest.mark.parametrize("name", TRACKS)
 def test_a_real_file_keeps_its_header_through_export(name: str) -> None:
     text = corpus_path("gponline", name).read_text(encoding="latin-1")
     exported = format_dat(export_track(imported(name).track).dat)

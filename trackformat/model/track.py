@@ -185,11 +185,15 @@ class PitLane(TrackModel):
     The race engine stops cars at boxes only."""
 
 
+CurvePosition = Annotated[float, Field(ge=-1_000_000, le=1_000_000)]
+"""A curve node's position attribute in a GP Online file (bounded far beyond real files')."""
+
+
 class GPOnline(TrackModel):
     """What a GP Online board file says beyond the track itself: kept when a board is imported
     from GP Online (a computer version of the game) and written back when it is exported, so
-    that a board ported there and back keeps its header. The numbers are GP Online's, in its
-    own units."""
+    that a board ported there and back keeps what GP Online reads. The numbers are GP Online's,
+    in its own units."""
 
     info_corner: Annotated[int, Field(ge=0, le=4)] = 0
     """The board corner where GP Online draws its information box (0 to 4)."""
@@ -199,6 +203,15 @@ class GPOnline(TrackModel):
     min_weather_period: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
     """GP Online's minimum weather period (real files give 0 to 16); set with
     ``rain_probability``, or neither."""
+    curve_positions: dict[ElementId, dict[ElementId, CurvePosition]] = {}
+    """By corner id, the position attribute of each of its spaces as the file gave it (real
+    files number a corner's nodes their own way: half steps across the lanes, with gaps and
+    repeats). An export writes a corner's when they name exactly its spaces (blocked spaces
+    aside, which are no curve nodes), and numbers a corner afresh once its spaces have
+    changed."""
+    grid_headings: dict[ElementId, Annotated[float, Field(ge=-360, le=360)]] = {}
+    """Each grid slot's heading in degrees as the file gave it; a slot without one is written
+    with its space's heading."""
 
     @model_validator(mode="after")
     def _weather_whole(self) -> Self:

@@ -8,6 +8,7 @@ returned so a caller can relate the two files. The text is read back before it i
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
@@ -73,11 +74,21 @@ def _numbering(track: Track, graphs: TrackGraphs, warnings: list[str]) -> dict[s
     return numbering
 
 
-def _corner_positions(track: Track, graphs: TrackGraphs) -> dict[str, float]:
-    """Each corner space's place along its corner, in half steps scaled to the corner's shortest
-    lane, so that spaces side by side get about the same value."""
+def _corner_positions(track: Track, graphs: TrackGraphs,
+                      kept: Mapping[str, Mapping[str, float]],
+                      blocked: Collection[str]) -> dict[str, float]:
+    """Each corner space's position attribute: the ones ``kept`` by corner from the GP Online
+    file the track came from, for a corner whose spaces they still name exactly (its
+    ``blocked`` spaces aside, which are no curve nodes); else its place along the corner, in
+    half steps scaled to the corner's shortest lane, so that spaces side by side get about
+    the same value."""
     positions: dict[str, float] = {}
     for corner in track.corners:
+        curve = {s for s in corner.spaces if s not in blocked}
+        known = kept.get(corner.id, {})
+        if curve and set(known) == curve:
+            positions.update(known)
+            continue
         inside = set(corner.spaces)
         per_lane = [
             [s for s in graphs.lanes.get(lane, []) if s in inside] for lane in graphs.lane_order
@@ -200,9 +211,11 @@ def export_track(track: Track, *, image: str | None = None,
         seen.add((a, b))
         edges.append((a, b))
 
+    settings = track.gponline or GPOnline()
     attributes = {
         numbering[s]: value
-        for s, value in _corner_positions(track, graphs).items()
+        for s, value in _corner_positions(track, graphs, settings.curve_positions,
+                                          blocked).items()
         if s in numbering and s not in blocked  # a blocked node is no curve, whatever it lies in
     }
     garages = set(track.pit_lane.garages) if track.pit_lane else set()
@@ -218,8 +231,9 @@ def export_track(track: Track, *, image: str | None = None,
         if stand in numbering:
             attributes[numbering[stand]] = 1.0
 
+    kept = settings.grid_headings
     grid = [
-        (numbering[s], round(graphs.spaces[s].heading % 360.0, 1))
+        (numbering[s], kept[s] if s in kept else round(graphs.spaces[s].heading % 360.0, 1))
         for s in track.grid
         if s in numbering
     ]
@@ -231,7 +245,6 @@ def export_track(track: Track, *, image: str | None = None,
         raise GPOnlineExportError(
             f"GP Online needs an image file name with an extension, not {name!r}"
         )
-    settings = track.gponline or GPOnline()
     dat = DatFile(
         image=name,
         info_corner=settings.info_corner if info_corner is None else info_corner,
