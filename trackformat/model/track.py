@@ -185,7 +185,16 @@ class PitLane(TrackModel):
     The race engine stops cars at boxes only."""
 
 
-CurvePosition = Annotated[float, Field(ge=-1_000_000, le=1_000_000)]
+MAX_RAIN = 100.0
+"""Highest GP Online rain probability a track keeps (real files give 0 to 35)."""
+MAX_WEATHER_PERIOD = 1_000_000
+"""Highest GP Online minimum weather period a track keeps (real files give 0 to 16)."""
+MAX_CURVE_POSITION = 1_000_000.0
+"""Largest curve position attribute, either sign, a track keeps (real files stay below 40)."""
+MAX_HEADING = 360.0
+"""Largest grid heading in degrees, either sign, a track keeps."""
+
+CurvePosition = Annotated[float, Field(ge=-MAX_CURVE_POSITION, le=MAX_CURVE_POSITION)]
 """A curve node's position attribute in a GP Online file (bounded far beyond real files')."""
 
 
@@ -197,10 +206,10 @@ class GPOnline(TrackModel):
 
     info_corner: Annotated[int, Field(ge=0, le=4)] = 0
     """The board corner where GP Online draws its information box (0 to 4)."""
-    rain_probability: Annotated[float, Field(ge=0.0, le=100.0)] | None = None
+    rain_probability: Annotated[float, Field(ge=0.0, le=MAX_RAIN)] | None = None
     """GP Online's rain probability (real files give 0 to 35); none: the file sets no
     weather."""
-    min_weather_period: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    min_weather_period: Annotated[int, Field(ge=0, le=MAX_WEATHER_PERIOD)] | None = None
     """GP Online's minimum weather period (real files give 0 to 16); set with
     ``rain_probability``, or neither."""
     curve_positions: dict[ElementId, dict[ElementId, CurvePosition]] = {}
@@ -209,7 +218,7 @@ class GPOnline(TrackModel):
     repeats). An export writes a corner's when they name exactly its spaces (blocked spaces
     aside, which are no curve nodes), and numbers a corner afresh once its spaces have
     changed."""
-    grid_headings: dict[ElementId, Annotated[float, Field(ge=-360, le=360)]] = {}
+    grid_headings: dict[ElementId, Annotated[float, Field(ge=-MAX_HEADING, le=MAX_HEADING)]] = {}
     """Each grid slot's heading in degrees as the file gave it; a slot without one is written
     with its space's heading."""
 

@@ -27,11 +27,11 @@ from trackformat.interop.gponline.dat import CURVE_STOPS, DatFile, DatNode, Node
 from trackformat.interop.gponline.lanes import find_lanes
 from trackformat.interop.gponline.outlines import node_spaces
 from trackformat.interop.gponline.pit import pit_lane_order
+from trackformat.interop.gponline.settings import settings_of
 from trackformat.model import (
     Board,
     Corner,
     FinishLine,
-    GPOnline,
     Ignore,
     Lane,
     Link,
@@ -246,7 +246,7 @@ def import_dat(
             pit_nodes, ignore,
         )
         track = _with_measures(track, dat, warnings)
-        track = track.model_copy(update={"gponline": _settings(dat, track, warnings)})
+        track = track.model_copy(update={"gponline": settings_of(dat, track, warnings)})
     except ValidationError as err:
         # Every limit of the format is checked above; this keeps a missed one a message.
         first = err.errors()[0]
@@ -354,29 +354,6 @@ def _spacing(layout: _Layout) -> float:
         math.dist(layout.position(a), layout.position(b)) for a, b in layout.moves.edges
     )
     return lengths[len(lengths) // 2] if lengths else 20.0
-
-
-def _settings(dat: DatFile, track: Track, warnings: list[str]) -> GPOnline:
-    """What the file says that the track itself does not, kept for the way back: the header's
-    info-box corner and weather (when within what the format holds), the position attributes
-    of the corners' spaces, and the grid slots' headings."""
-    rain, period = dat.rain_probability, dat.min_weather_period
-    if rain is not None and period is not None and not (0 <= rain <= 100 and 0 <= period
-                                                        <= 1_000_000):
-        warnings.append(
-            f"the header's weather (rain probability {rain:g}, minimum period {period}) is "
-            "beyond what a track holds (0 to 100, and 0 to 1,000,000); not kept"
-        )
-        rain = period = None
-    curve = {
-        corner.id: {s: dat.attributes[int(s)] for s in corner.spaces
-                    if int(s) in dat.attributes and abs(dat.attributes[int(s)]) <= 1_000_000}
-        for corner in track.corners
-    }
-    slots = set(track.grid)
-    headings = {str(n): angle for n, angle in dat.grid if str(n) in slots and abs(angle) <= 360}
-    return GPOnline(info_corner=dat.info_corner, rain_probability=rain,
-                    min_weather_period=period, curve_positions=curve, grid_headings=headings)
 
 
 def _with_measures(track: Track, dat: DatFile, warnings: list[str]) -> Track:
