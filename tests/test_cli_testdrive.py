@@ -49,6 +49,34 @@ def test_a_test_drive_prints_a_report_and_writes_the_json(
             "tyre_wp"} <= set(report["corners"][0])
     assert report["spaces"]["1-0"].keys() == {"stops", "overshoots", "eliminations"}
     assert report["finished"] + sum(report["dnf"].values()) == 9
+    assert report["notes"] == [] and "note" not in out, "the ring's teams have boxes"
+
+
+def _teams_in_line(document: dict[str, Any]) -> None:
+    """The ring's pit lane as GP Online draws one: no boxes beside it, two of its own spaces
+    the teams' garages."""
+    pit = document["pit_lane"]
+    boxes = set(pit["boxes"])
+    document["spaces"] = [s for s in document["spaces"] if s["id"] not in boxes]
+    document["links"] = [link for link in document["links"]
+                         if link["from"] not in boxes and link["to"] not in boxes]
+    pit["boxes"], pit["garages"] = [], pit["spaces"][1:3]
+
+
+def test_a_pit_lane_without_boxes_is_said_to_see_no_pit_stop(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "in-line.json"
+    save_track(edit(ring(), _teams_in_line), path)
+    out_file = tmp_path / "drive.json"
+    code, out, err = run(capsys, str(path), "--races", "2", "--cars", "2", "--bot", "random",
+                         "--engine", "reference", "--json", str(out_file))
+    assert code == 0, err
+    note = ("no pit stops: the pit lane has no team boxes beside it, and a car turns into the "
+            "pit lane only to stop at its box; its 2 garages in line are not stops for the race "
+            "engine")
+    assert f"  note            {note}\n" in out
+    assert json.loads(out_file.read_text(encoding="utf-8"))["notes"] == [note]
 
 
 def test_the_same_arguments_give_the_same_json_with_more_workers(

@@ -161,6 +161,7 @@ def report_html(report: dict[str, Any], changes: list[Change] | None = None) -> 
         for bot, share in report["winner_share"].items()
     )
     parts.append(f"<p>Wins: {winners}.</p>")
+    parts += [f"<p>Note: {escape(note)}.</p>" for note in report.get("notes", [])]
     teams = report.get("teams") or []
     if teams:
         scores = ", ".join(

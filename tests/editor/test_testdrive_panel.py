@@ -182,6 +182,9 @@ def test_report_html_escapes_names() -> None:
         "corners": [],
     }
     assert "&lt;b&gt;" in drive_panel_report.report_html(report)
+    assert "Note" not in drive_panel_report.report_html(report), "an older report has no notes"
+    report["notes"] = ["no pit stops: <none>"]
+    assert "<p>Note: no pit stops: &lt;none&gt;.</p>" in drive_panel_report.report_html(report)
 
 
 def test_a_broken_track_is_warned_about_before_racing(window, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -207,3 +207,19 @@ def test_the_command_line_imports_a_real_file(tmp_path: Path,
     assert f"{source}: warning: " in captured.err
     assert main(["info", str(tmp_path / "m.json")]) == 0
     assert re.search(r"^  garages +10$", capsys.readouterr().out, re.MULTILINE)
+
+
+def test_a_test_drive_of_a_real_file_says_it_sees_no_pit_stop(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A porter who test-drives an imported board reads why no car ever pits."""
+    from trackformat.cli import main
+
+    source = corpus_path("gponline", "minikart.dat")
+    assert main(["import", "gponline", str(source), "-o", str(tmp_path / "m.json")]) == 0
+    capsys.readouterr()
+    assert main(["testdrive", str(tmp_path / "m.json"), "--races", "2", "--cars", "4",
+                 "--engine", "reference", "--json", str(tmp_path / "d.json")]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^  note +no pit stops: .*its 10 garages in line are not stops",
+                     out, re.MULTILINE), out
+    assert json.loads((tmp_path / "d.json").read_text())["notes"][0].startswith("no pit stops")

@@ -114,6 +114,7 @@ def report_text(report: dict[str, Any], source: str) -> str:
     if report["completed"] < report["races"]:
         rows.append(("turn limit", f"{report['races'] - report['completed']} races stopped "
                                    "before every car was through"))
+    rows += [("note", note) for note in report.get("notes", [])]
     lines = [
         f"{report['track']} ({source}): {report['races']} races of {report['cars']} cars "
         f"({lineup}), {report['ruleset']}, {report['laps']} laps, seed {report['seed']}",

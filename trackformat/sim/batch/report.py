@@ -74,6 +74,22 @@ def _corners(stats: DriveStats, board: Board) -> list[dict[str, Any]]:
     return rows
 
 
+def board_notes(board: Board) -> list[str]:
+    """What no race of a batch can show on ``board``, in words, for the report to say rather
+    than leave a reader to guess from figures that are missing.
+
+    A board whose pit lane has no team boxes beside it (every GP Online board, whose teams stop
+    in line, in garages) sees no pit stop: the engine turns a car into the pit lane only to stop
+    at its box."""
+    pit = board.graphs.track.pit_lane
+    if pit is None or pit.boxes:
+        return []
+    garages = (f"; its {len(pit.garages)} garage{'s' if len(pit.garages) != 1 else ''} in "
+               "line are not stops for the race engine" if pit.garages else "")
+    return ["no pit stops: the pit lane has no team boxes beside it, and a car turns into the "
+            f"pit lane only to stop at its box{garages}"]
+
+
 def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
     """The JSON report of a batch (docs/testdrive.md describes every key). It holds nothing
     that depends on how the batch was run, so equal batches give equal reports."""
@@ -120,4 +136,5 @@ def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
             for team in range((len(spec.bots) + 1) // 2)
         ] if context.rules.team_points else [],
         "spaces": spaces,
+        "notes": board_notes(board),
     }
