@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 
@@ -15,5 +13,6 @@ def _compile_mark_of_the_test(tmp_path_factory: pytest.TempPathFactory,
     after it, nor of the user's next test drive."""
     from trackformat.sim.batch import engines
 
-    mark = tmp_path_factory.mktemp("compile-mark") / "kernel.compiling"
-    monkeypatch.setattr(engines, "_mark", lambda: Path(mark))
+    folder = tmp_path_factory.mktemp("compile-mark")
+    monkeypatch.setattr(engines, "_mark",
+                        lambda spec: folder / f"kernel.{engines.kernel_variant(spec)}.compiling")

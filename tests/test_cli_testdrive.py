@@ -226,9 +226,9 @@ def test_a_cold_kernel_does_not_hold_up_the_test_drive(
     assert code == 0, err
     # Cold, on two cores: a stand-in for the compile, done once it has read its spec (waited
     # for, so that the kernel takes over at the first chunk whatever the machine's speed).
-    monkeypatch.setattr(engines, "kernel_is_cached", lambda: False)
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda spec: False)
     monkeypatch.setattr(engines, "cores", lambda: 2)
-    monkeypatch.setattr(engines, "_compiling", None)
+    monkeypatch.setattr(engines, "_compiling", {})
     monkeypatch.setattr(engines, "compile_command",
                         lambda: [sys.executable, "-c", "import sys; sys.stdin.read()"])
     started = engines.BackgroundCompile.__init__
@@ -257,15 +257,15 @@ def test_a_test_drive_done_before_the_compile_says_the_kernel_is_still_compiling
 
     from trackformat.sim.batch import engines
 
-    monkeypatch.setattr(engines, "kernel_is_cached", lambda: False)
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda spec: False)
     monkeypatch.setattr(engines, "cores", lambda: 2)
-    monkeypatch.setattr(engines, "_compiling", None)
+    monkeypatch.setattr(engines, "_compiling", {})
     monkeypatch.setattr(engines, "compile_command", lambda: [
         sys.executable, "-c", "import sys, time; sys.stdin.read(); time.sleep(60)"])
     try:
         code, out, err = run(capsys, ring_file, "--races", "2", "--cars", "2")
     finally:
-        compiling = engines._compiling
+        compiling = next(iter(engines._compiling.values()), None)
         assert compiling is not None
         compiling.process.kill()
         compiling.process.wait()

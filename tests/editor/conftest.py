@@ -65,9 +65,12 @@ def compiled_kernel() -> None:
 
     On a cold cache (a fresh machine, a new version of the kernel) the compile takes a minute or
     more; a test's wait for its races measures the panel, not that compile. Compiled here, the
-    kernel is in the cache for the worker processes the panels start too."""
+    kernel is in the cache for the worker processes the panels start too: the race loop of every
+    mix of drivers, each compiled for its own (see ``trackformat.sim.kernel.drivers``)."""
     from trackformat.rules import load_ruleset
     from trackformat.sim import Board
     from trackformat.sim.kernel.race import KernelRacer
 
-    KernelRacer(Board.of(ring()), load_ruleset("formula-d"), ["strong", "cautious"], 1).race(0)
+    board, rules = Board.of(ring()), load_ruleset("formula-d")
+    for bots in (["strong"], ["cautious"], ["random"], ["strong", "cautious"]):
+        KernelRacer(board, rules, bots, 1).race(0)

@@ -278,9 +278,9 @@ def test_a_cold_kernel_is_said_while_the_reference_engine_races_live(
 
     from trackformat.sim.batch import engines
 
-    monkeypatch.setattr(engines, "kernel_is_cached", lambda: False)
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda spec: False)
     monkeypatch.setattr(engines, "cores", lambda: 2)
-    monkeypatch.setattr(engines, "_compiling", None)
+    monkeypatch.setattr(engines, "_compiling", {})
     monkeypatch.setattr(engines, "compile_command", lambda: [
         sys.executable, "-c", "import sys, time; sys.stdin.read(); time.sleep(60)"])
     sent: list[Any] = []
@@ -288,7 +288,7 @@ def test_a_cold_kernel_is_said_while_the_reference_engine_races_live(
         assert live_worker.race(live_worker.LiveRequest(4, _spec(), 3), queue.Queue(),
                                 sent.append) is None
     finally:
-        compiling = engines._compiling
+        compiling = next(iter(engines._compiling.values()), None)
         assert compiling is not None
         compiling.process.kill()
         compiling.process.wait()

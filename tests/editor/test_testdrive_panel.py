@@ -256,9 +256,9 @@ def test_a_run_on_a_cold_kernel_races_at_once_and_says_the_kernel_compiles(  # t
     from trackformat.sim.batch.testdrive import prepare, run_batch
 
     # A cold kernel on two cores, its compile a process that outlasts the batch.
-    monkeypatch.setattr(engines, "kernel_is_cached", lambda: False)
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda spec: False)
     monkeypatch.setattr(engines, "cores", lambda: 2)
-    monkeypatch.setattr(engines, "_compiling", None)
+    monkeypatch.setattr(engines, "_compiling", {})
     monkeypatch.setattr(engines, "compile_command", lambda: [
         sys.executable, "-c", "import sys, time; sys.stdin.read(); time.sleep(120)"])
     window.open_path(ring_file)
@@ -270,7 +270,7 @@ def test_a_run_on_a_cold_kernel_races_at_once_and_says_the_kernel_compiles(  # t
         assert panel.start()
         qtbot.waitUntil(lambda: not panel.running(), timeout=60_000)
     finally:
-        compiling = engines._compiling
+        compiling = next(iter(engines._compiling.values()), None)
         assert compiling is not None, "the Run started the kernel's compile"
         compiling.process.kill()
         compiling.process.wait()

@@ -42,9 +42,9 @@ def report_of(cold: str, lines: list[str],
 @pytest.fixture
 def cold(monkeypatch: pytest.MonkeyPatch) -> None:
     """A kernel not in the cache, on a machine of two cores, no compile running yet."""
-    monkeypatch.setattr(engines, "kernel_is_cached", lambda: False)
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda spec: False)
     monkeypatch.setattr(engines, "cores", lambda: 2)
-    monkeypatch.setattr(engines, "_compiling", None)
+    monkeypatch.setattr(engines, "_compiling", {})
 
 
 def stand_in(monkeypatch: pytest.MonkeyPatch, code: str, *args: str) -> None:
@@ -78,8 +78,8 @@ def test_a_cold_batch_races_on_the_reference_engine_until_the_kernel_is_compiled
         seen.append(done)
         if done >= 10 and not flag.exists():
             flag.touch()
-            assert engines._compiling is not None
-            engines._compiling.process.wait(timeout=30)
+            (compiling,) = engines._compiling.values()
+            compiling.process.wait(timeout=30)
 
     lines: list[str] = []
     text, context = report_of("race", lines, progress)
@@ -100,8 +100,8 @@ def test_a_compile_that_fails_leaves_the_batch_on_the_reference_engine_and_says_
         monkeypatch: pytest.MonkeyPatch) -> None:
     context, lines = prepared_cold(
         monkeypatch, "import sys\nsys.stdin.read()\nsys.exit('LLVM ERROR: out of memory')")
-    assert engines._compiling is not None
-    engines._compiling.process.wait(timeout=30)
+    (compiling,) = engines._compiling.values()
+    compiling.process.wait(timeout=30)
     text = dumps_document(batch_report(run_batch(context.spec, RACES, context=context), context))
     assert lines[1] == ("trackformat: the race kernel did not compile (LLVM ERROR: out of "
                         "memory); the reference engine races on")
@@ -115,7 +115,7 @@ def test_on_one_core_a_cold_kernel_is_compiled_before_racing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(engines, "cores", lambda: 1)
     context, lines = prepared_cold(monkeypatch, "raise SystemExit('no process should be started')")
-    assert engines._compiling is None and lines == []
+    assert engines._compiling == {} and lines == []
     assert context.racer is not None
 
 
@@ -124,9 +124,25 @@ def test_a_worker_follows_another_process_compile_through_the_cache(
         monkeypatch: pytest.MonkeyPatch) -> None:
     stand_in(monkeypatch, "raise SystemExit('a follower starts no compile')")
     context = prepare(spec(), cold="follow", say=lambda line: None)
-    assert context.racer is None and engines._compiling is None
-    monkeypatch.setattr(engines, "kernel_is_cached", lambda: True)
+    assert context.racer is None and engines._compiling == {}
+    monkeypatch.setattr(engines, "kernel_is_cached", lambda spec: True)
     assert context.racer is not None
+
+
+@pytest.mark.usefixtures("cold")
+def test_a_compile_holds_off_only_the_compiles_of_its_own_mix_of_drivers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    prepared_cold(monkeypatch, "import sys\nsys.stdin.read()\nimport time\ntime.sleep(60)")
+    (started,) = engines._compiling.values()
+    try:
+        strong_only = replace(spec(), bots=("strong",) * 3)
+        assert engines.compiling_elsewhere(spec())
+        assert not engines.compiling_elsewhere(strong_only), (
+            "a line-up of strong drivers races on a race loop of its own: its compile waits "
+            "for no other")
+    finally:
+        started.process.kill()
+        started.process.wait()
 
 
 def test_an_unknown_way_for_a_cold_kernel_is_refused() -> None:
@@ -140,17 +156,17 @@ def test_a_batch_follows_a_compile_another_process_started(
         monkeypatch: pytest.MonkeyPatch) -> None:
     first, lines = prepared_cold(
         monkeypatch, "import sys\nsys.stdin.read()\nimport time\ntime.sleep(60)")
-    started = engines._compiling
-    assert started is not None and engines.compiling_elsewhere()
+    (started,) = engines._compiling.values()
+    assert engines.compiling_elsewhere(spec())
     try:
         # Another process (the editor's live drive starts one per newer edit) finds the mark.
-        monkeypatch.setattr(engines, "_compiling", None)
+        monkeypatch.setattr(engines, "_compiling", {})
         second = prepare(spec(), cold="race", say=lines.append)
-        assert engines._compiling is None, "no second compile"
+        assert engines._compiling == {}, "no second compile"
         assert lines[1] == ("trackformat: the race kernel is being compiled by another "
                             "process; the reference engine races meanwhile (the same races)")
         assert first.racer is None and second.racer is None
-        monkeypatch.setattr(engines, "kernel_is_cached", lambda: True)
+        monkeypatch.setattr(engines, "kernel_is_cached", lambda spec: True)
         assert second.racer is not None, "the compile done, the follower races on the kernel"
     finally:
         started.process.kill()
@@ -200,7 +216,7 @@ def test_a_process_that_ends_first_still_hands_its_compile_process_the_whole_spe
         "from trackformat.sim.batch import engines\n"
         "from trackformat.sim.batch.testdrive import DriveSpec\n"
         f"engines.compile_command = lambda: [sys.executable, '-c', {reader!r}]\n"
-        f"engines._mark = lambda: __import__('pathlib').Path({str(tmp_path / 'mark')!r})\n"
+        f"engines._mark = lambda spec: __import__('pathlib').Path({str(tmp_path / 'mark')!r})\n"
         f"spec = DriveSpec.of(load_track({str(monaco)!r}), load_ruleset('formula-d'),\n"
         "                    ('strong',) * 10, seed=3)\n"
         "compiling = engines.BackgroundCompile(spec)\n"

@@ -26,7 +26,7 @@ from trackformat.sim import Board, legal_moves, legal_moves_by_roll
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.moves import engine_move, kernel_moves, kernel_moves_by_roll
 from trackformat.sim.kernel.race import KernelRacer
-from trackformat.sim.kernel.warm import announced
+from trackformat.sim.kernel.warm import announced, is_cached, variant_of
 
 SHIPPED = sorted((Path(__file__).parent.parent.parent / "tracks").glob("*.json"))
 TRACKS = ["ring", "monaco-snapshot", *(p.stem for p in SHIPPED)]
@@ -85,16 +85,24 @@ def test_a_cold_kernel_says_on_stderr_that_it_is_compiling_and_how_long_it_took(
         tmp_path: Path) -> None:
     err = io.StringIO()
     kernel = KernelRacer(board("ring"), load_ruleset("formula-d"), ["random", "random"], 1)
-    result, seconds = announced(lambda: kernel.race(3), err=err, folder=tmp_path)
+    result, seconds = announced(lambda: kernel.race(3), "random", err=err, folder=tmp_path)
     assert result.turns > 0
     lines = err.getvalue().splitlines()
     assert lines[0] == f"trackformat: compiling the race kernel, once (kept in {tmp_path})..."
     assert lines[1] == f"trackformat: race kernel compiled in {seconds:.1f} s"
-    (tmp_path / "kernel_0123").mkdir()
-    (tmp_path / "kernel_0123" / "race._run-270.py311.nbi").touch()
+    assert is_cached("random", tmp_path) and not is_cached("strong", tmp_path)
     err = io.StringIO()
-    announced(lambda: kernel.race(3), err=err, folder=tmp_path)
+    announced(lambda: kernel.race(3), "random", err=err, folder=tmp_path)
     assert err.getvalue() == "", "a warm cache compiles nothing and says nothing"
+    announced(lambda: kernel.race(3), "strong", err=err, folder=tmp_path)
+    assert err.getvalue().startswith("trackformat: compiling the race kernel, once"), (
+        "another mix of drivers compiles a race loop of its own")
+
+
+def test_each_mix_of_drivers_races_on_a_race_loop_of_its_own() -> None:
+    assert [variant_of(bots) for bots in (["random"] * 3, ["strong", "random"],
+                                          ["cautious"], ["strong", "cautious", "random"])] == [
+        "random", "strong", "cautious", "cautious+strong"]
 
 
 def test_a_cold_compile_drops_the_oldest_compiled_versions_of_the_kernel(tmp_path: Path) -> None:

@@ -53,13 +53,13 @@ def test_the_strong_tables_kept_on_disk_are_the_ones_built(tmp_path: Path,
     monkeypatch.setattr(kstrong, "CACHE", tmp_path)
     the_board = board("ring")
     rules = load_ruleset("formula-d")
-    built = kstrong.tables(the_board, board_arrays(the_board), rules, 2, True)
+    built = kstrong.tables(the_board, board_arrays(the_board), rules, 2)
     assert len(list(tmp_path.rglob("*.npz"))) == 1
-    loaded = kstrong.tables(the_board, board_arrays(the_board), rules, 2, True)
+    loaded = kstrong.tables(the_board, board_arrays(the_board), rules, 2)
     for mine, theirs in zip(built, loaded, strict=True):
         assert mine.dtype == theirs.dtype and mine.flags.c_contiguous == theirs.flags.c_contiguous
         assert np.array_equal(mine, theirs)
-    other = kstrong.tables(the_board, board_arrays(the_board), rules, 3, True)
+    other = kstrong.tables(the_board, board_arrays(the_board), rules, 3)
     assert len(list(tmp_path.rglob("*.npz"))) == 2, "another race length: other tables"
     assert not np.array_equal(other[2], built[2]) or other[1].tolist() != built[1].tolist()
 
@@ -78,11 +78,11 @@ def test_the_strong_tables_on_disk_are_bounded_the_least_recently_used_dropped(
     folder = tmp_path / "strong-tables"
     files = []
     for laps in (1, 2):
-        kstrong.tables(the_board, arrays, rules, laps, True)
+        kstrong.tables(the_board, arrays, rules, laps)
         files.append(max(folder.glob("*.npz"), key=lambda path: path.stat().st_mtime_ns))
         os.utime(files[-1], (1_000_000 * laps, 1_000_000 * laps))  # one after the other
-    kstrong.tables(the_board, arrays, rules, 1, True)  # read again: now the most recent
-    kstrong.tables(the_board, arrays, rules, 3, True)  # a third: one must go
+    kstrong.tables(the_board, arrays, rules, 1)  # read again: now the most recent
+    kstrong.tables(the_board, arrays, rules, 3)  # a third: one must go
     kept = set(folder.glob("*.npz"))
     assert len(kept) == 2
     assert files[0] in kept and files[1] not in kept, "the least recently used goes"

@@ -101,11 +101,20 @@ def kernel_racer(board: Board, rules: Ruleset, spec: DriveSpec) -> Racer:
     return racer
 
 
-def kernel_is_cached() -> bool:
-    """Whether the compiled kernel is in the cache folder (numba is imported to know where)."""
+def kernel_variant(spec: DriveSpec) -> str:
+    """The compiled race loop the batch's line-up races on (its mix of drivers: see
+    :func:`~trackformat.sim.kernel.warm.variant_of`)."""
+    from trackformat.sim.kernel.warm import variant_of
+
+    return variant_of(spec.bots)
+
+
+def kernel_is_cached(spec: DriveSpec) -> bool:
+    """Whether the kernel the batch races on is compiled in the cache folder (numba is
+    imported to know where)."""
     from trackformat.sim.kernel.warm import is_cached
 
-    return is_cached()
+    return is_cached(kernel_variant(spec))
 
 
 def cores() -> int:
@@ -125,7 +134,7 @@ class BackgroundCompile:
         self.process = subprocess.Popen(
             compile_command(), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
             stderr=self._errors)
-        _mark_compiling(self.process.pid)
+        _mark_compiling(spec, self.process.pid)
         assert self.process.stdin is not None
         # A board's spec is more than a pipe holds, and the process reads it only once it has
         # imported the project, a second later: a thread hands it over while the batch races.
@@ -169,35 +178,37 @@ def compile_command() -> list[str]:
     return [sys.executable, "-m", "trackformat.sim.batch.testdrive"]
 
 
-_compiling: BackgroundCompile | None = None
-"""This process's background compile, shared by its batches (one compile per process)."""
+_compiling: dict[str, BackgroundCompile] = {}
+"""This process's background compiles, by mix of drivers, shared by its batches (one compile
+of each per process)."""
 
 MARK_SECONDS = 600.0
 """How long the mark of a background compile holds off other processes' compiles: longer than
 a compile takes, short enough that a compile that died unseen is tried again soon."""
 
 
-def _mark() -> Path:
-    """The file that says a process is compiling this version of the kernel (beside its cache
-    folder): the editor's live drive starts a new process for each newer edit, and each would
-    otherwise start a compile of its own."""
+def _mark(spec: DriveSpec) -> Path:
+    """The file that says a process is compiling this version of the kernel for the batch's mix
+    of drivers (beside its cache folder): the editor's live drive starts a new process for each
+    newer edit, and each would otherwise start a compile of its own."""
     from trackformat.sim.kernel.jit import CACHE
 
-    return CACHE.with_name(CACHE.name + ".compiling")
+    return CACHE.with_name(f"{CACHE.name}.{kernel_variant(spec)}.compiling")
 
 
-def _mark_compiling(pid: int) -> None:
+def _mark_compiling(spec: DriveSpec, pid: int) -> None:
     try:
-        _mark().parent.mkdir(parents=True, exist_ok=True)
-        _mark().write_text(str(pid), encoding="utf-8")
+        _mark(spec).parent.mkdir(parents=True, exist_ok=True)
+        _mark(spec).write_text(str(pid), encoding="utf-8")
     except OSError:
         pass  # a read-only cache folder: other processes may compile too, nothing worse
 
 
-def compiling_elsewhere() -> bool:
-    """Whether another process started compiling this version of the kernel lately."""
+def compiling_elsewhere(spec: DriveSpec) -> bool:
+    """Whether another process started compiling this version of the kernel, for the batch's
+    mix of drivers, lately."""
     try:
-        return time.time() - _mark().stat().st_mtime < MARK_SECONDS
+        return time.time() - _mark(spec).stat().st_mtime < MARK_SECONDS
     except OSError:
         return False
 
@@ -231,7 +242,7 @@ class KernelSupply:
             return
         if cold == "race" and cores() < 2:
             cold = "compile"  # on one core, racing alongside would only slow the compile down
-        if cold == "compile" or kernel_is_cached():
+        if cold == "compile" or kernel_is_cached(spec):
             self._racer = kernel_racer(board, rules, spec)
         elif cold == "race":
             self._compile = _background(spec)
@@ -262,7 +273,7 @@ class KernelSupply:
                 return None
             if self._compile.failed:
                 self._given_up = True
-                _mark().unlink(missing_ok=True)  # others may try: it may have been killed
+                _mark(self.spec).unlink(missing_ok=True)  # others may try: it may have been killed
                 self.say(f"trackformat: the race kernel did not compile ({self._compile.why()});"
                           " the reference engine races on")
                 return None
@@ -271,7 +282,7 @@ class KernelSupply:
             self.say(f"trackformat: race kernel compiled in {seconds:.1f} s; it races on "
                       f"after {self.races_meanwhile} races on the reference engine")
             return self._racer
-        if kernel_is_cached():  # following another process's compile
+        if kernel_is_cached(self.spec):  # following another process's compile
             self._racer = kernel_racer(self.board, self.rules, self.spec)
         return self._racer
 
@@ -281,13 +292,14 @@ def _to_stderr(line: str) -> None:
 
 
 def _background(spec: DriveSpec) -> BackgroundCompile | None:
-    """This process's background compile, started unless one runs already (or ran and
-    failed: a second try would fail alike); None when another process is compiling (the
-    batch then follows it through the cache)."""
-    global _compiling
-    if _compiling is not None and not (_compiling.done() and not _compiling.failed):
-        return _compiling
-    if compiling_elsewhere():
+    """This process's background compile of the batch's kernel, started unless one runs
+    already (or ran and failed: a second try would fail alike); None when another process is
+    compiling it (the batch then follows it through the cache)."""
+    variant = kernel_variant(spec)
+    running = _compiling.get(variant)
+    if running is not None and not (running.done() and not running.failed):
+        return running
+    if compiling_elsewhere(spec):
         return None
-    _compiling = BackgroundCompile(spec)
-    return _compiling
+    _compiling[variant] = BackgroundCompile(spec)
+    return _compiling[variant]

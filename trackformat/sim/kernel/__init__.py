@@ -22,13 +22,14 @@ kernel reproduces it race for race, event for event, and tests compare the two. 
 - ``resolve``: playing a chosen move and the rolls it sets off, writing its events;
 - ``log``: the events as rows of ints, and read back as the engine's event values;
 - ``counts``: a race's corner and space counts read from its log, for test drives;
-- ``drivers``, ``cautious``, ``strong``: the bots' choices (the random driver's in ``drivers``);
+- ``drivers``, ``cautious``, ``strong``: the bots' choices (the random driver's in ``drivers``,
+  which leaves out of the race loop the code of the drivers a line-up does not have);
 - ``race``: whole races (:class:`~trackformat.sim.kernel.race.KernelRacer`), which the batch
   runner uses unless asked for the reference engine;
 - ``limits``: the boards and rulesets whose moves would outgrow the kernel's route rows, found
   before a batch races (such a batch races on the readable engine);
 - ``warm``: saying on stderr that the kernel is compiling, and how long it took, when the cache
-  is cold.
+  is cold (for the line-up's mix of drivers).
 
 This is the only room that knows about compiled code.
 

@@ -37,14 +37,11 @@ D_COUNT = 63
 the number of faces)."""
 
 
-def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
-           wanted: bool) -> Tables:
-    """What the driver reads, built once per batch (empty tables when no car needs them)."""
+def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> Tables:
+    """What the driver reads, built once per batch (for a line-up with cautious drivers)."""
     gears = len(rules.dice.gears)
     dice = np.zeros((2 * gears + 1, 64), np.int64)
     numbers = np.zeros(3, np.int64)
-    if not wanted:
-        return np.zeros((1, 2), np.int64), dice, numbers
     driver = CautiousDriver()
     room = np.full((len(arrays.names), 2), NO_ROOM, np.int64)
     for number, space in enumerate(arrays.names):

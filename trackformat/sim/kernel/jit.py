@@ -50,6 +50,7 @@ CACHE = Path(os.environ.get("NUMBA_CACHE_DIR") or cache_folder()) / f"kernel-{so
 import numba  # noqa: E402  (numba reads its settings when imported)
 from numba.core import types  # noqa: E402
 from numba.extending import intrinsic as _intrinsic  # noqa: E402
+from numba.extending import overload as _overload  # noqa: E402
 from numba.np import arrayobj as _arrayobj  # noqa: E402
 
 # numba's own functions are untyped: seen here as Any.
@@ -65,6 +66,21 @@ if "NUMBA_OPT" not in os.environ:
     # NUMBA_OPT is left as it is.
     opt_level: Any = numba.core.config._OptLevel
     numba.config.OPT = opt_level(1)  # type: ignore[attr-defined]
+
+
+def by_types(stub: Callable[..., Any]) -> Callable[[Callable[..., Any]], Any]:
+    """Decorate a function that, given the numba types of a call to ``stub`` (a plain Python
+    function that compiled code calls), returns the compiled code to run for those types,
+    written into each compiled caller as :func:`inlined` functions are.
+
+    The code is chosen before it is typed: a branch left out of it for some types (a driver the
+    line-up does not have) is never compiled for them."""
+    return cast(Callable[[Callable[..., Any]], Any], _overload(stub, inline="always"))
+
+
+def is_none(kind: Any) -> bool:
+    """Whether the numba type ``kind`` is None's (a value left out of a tuple)."""
+    return isinstance(kind, types.NoneType)
 
 
 def compiled(function: F) -> F:

@@ -77,7 +77,7 @@ from trackformat.sim.kernel.log import (
     note,
 )
 from trackformat.sim.kernel.moves import board_arrays
-from trackformat.sim.kernel.warm import announced
+from trackformat.sim.kernel.warm import announced, variant_of
 from trackformat.sim.kernel.workspace import Workspace, new_workspace
 from trackformat.sim.race.grid import new_race
 from trackformat.sim.race.runner import CarResult, RaceResult
@@ -87,8 +87,9 @@ Ints = npt.NDArray[np.int64]
 KERNEL_DRIVERS = frozenset({"random", "cautious", "strong"})
 """The bots (by their names in :data:`~trackformat.sim.drivers.bots.DRIVERS`) the kernel races."""
 
-_FIRST = True
-"""No race has run in this process yet: the first one says on stderr if it compiles."""
+_RACED: set[str] = set()
+"""The race loops (:func:`~trackformat.sim.kernel.warm.variant_of`) this process has raced on:
+the first race on each says on stderr if it compiles it."""
 
 
 class KernelRacer:
@@ -104,6 +105,8 @@ class KernelRacer:
         self.board = board
         self.rules = rules
         self.bots = tuple(bots)
+        self.variant = variant_of(self.bots)
+        """The race loop compiled for this line-up's mix of drivers."""
         self.laps = laps if laps is not None else board.graphs.track.metadata.laps
         self.arrays: BoardArrays = board_arrays(board)
         beyond = kernel_limit(self.arrays, rules)
@@ -113,10 +116,11 @@ class KernelRacer:
         self.rule_tables = rule_set(board, self.arrays, rules, self.laps, max_turns)
         kinds = np.array([kd.KINDS[bot] for bot in self.bots], np.int64)
         self.kinds = kinds
-        self.cautious = kcautious.tables(board, self.arrays, rules, self.laps,
-                                         bool((kinds == kd.CAUTIOUS).any()))
-        self.strong = kstrong.tables(board, self.arrays, rules, self.laps,
-                                     bool((kinds == kd.STRONG).any()))
+        # None for a driver the line-up does not have: the race loop is compiled without it.
+        self.cautious = (kcautious.tables(board, self.arrays, rules, self.laps)
+                         if (kinds == kd.CAUTIOUS).any() else None)
+        self.strong = (kstrong.tables(board, self.arrays, rules, self.laps)
+                       if (kinds == kd.STRONG).any() else None)
         self.log, self.cursor = new_log()
         arrays = self.arrays
         fan = max(arrays.track_next.shape[1] + arrays.pit_entry.shape[1],
@@ -217,10 +221,9 @@ class KernelRacer:
                                     self.rule_tables, self.log, self.cursor, self.workspace)
             return int(turns), bool(completed)
 
-        global _FIRST
-        if _FIRST:
-            result, _ = announced(run)
-            _FIRST = False
+        if self.variant not in _RACED:
+            result, _ = announced(run, self.variant)
+            _RACED.add(self.variant)
             return result
         return run()
 

@@ -60,13 +60,10 @@ CHANCE = 63
 factor (the odds of a top result times those of losing an engine WP on its roll)."""
 
 
-def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
-           wanted: bool) -> Tables:
-    """What the driver reads, built once per batch (placeholders of the same types when no
-    car needs them); kept on disk beside the compiled kernel, since building the outlook takes
-    a second, which every new process (a worker, the editor's live test drive) would pay."""
-    if not wanted:
-        return _tables(board, arrays, rules, laps, wanted)
+def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> Tables:
+    """What the driver reads, built once per batch (for a line-up with strong drivers); kept on
+    disk beside the compiled kernel, since building the outlook takes a second, which every
+    new process (a worker, the editor's live test drive) would pay."""
     key = _key(board, arrays, rules, laps)
     folder = CACHE / "strong-tables"
     path = folder / f"{key}.npz"
@@ -77,7 +74,7 @@ def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
         return loaded
     except (OSError, ValueError, KeyError):
         pass  # not kept yet, or unreadable: built again
-    built = _tables(board, arrays, rules, laps, wanted)
+    built = _tables(board, arrays, rules, laps)
     try:
         folder.mkdir(parents=True, exist_ok=True)
         temporary = path.with_name(f".{key}.{os.getpid()}.npz")
@@ -127,16 +124,12 @@ def _key(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> str:
     return digest.hexdigest()
 
 
-def _tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
-            wanted: bool) -> Tables:
+def _tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> Tables:
     """:func:`tables`, built."""
     numbers = np.zeros(FLOAT_COLUMNS, np.float64)
     ints = np.zeros(INT_COLUMNS, np.int64)
     faces = np.full((max(len(rules.dice.gears), 1), CHANCE + 1), -1, np.int64)
     chances = np.zeros((max(len(rules.dice.gears), 1), CHANCE + 1), np.float64)
-    if not wanted:
-        return (numbers, ints, np.zeros(1, np.float64), np.zeros((1, 1), np.int64), faces,
-                chances)
     # The outlook as the readable driver builds and keeps it (default arguments: its dnf is
     # worked out from the board and the race's length), for a state of this race.
     driver = reference.StrongDriver()

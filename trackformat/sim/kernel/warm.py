@@ -5,7 +5,9 @@ cache folder (:data:`~trackformat.sim.kernel.jit.CACHE`). The first run after an
 (or after the kernel's code changed) therefore spends a minute or so compiling: rather than let
 a test drive seem to hang, the first race of a process (:func:`announced`) says on stderr that
 it is compiling, and how long it took; :func:`is_cached` tells a caller that wants to compile
-ahead (the editor, in a process of its own) whether it needs to.
+ahead (the editor, in a process of its own) whether it needs to. A line-up compiles the race
+loop of its mix of drivers (:func:`variant_of`) once; each such loop is marked in the cache
+folder once compiled.
 """
 
 from __future__ import annotations
@@ -13,34 +15,45 @@ from __future__ import annotations
 import shutil
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
 from trackformat.sim.kernel.jit import CACHE
 
-ENTRY = "race._run-"
-"""How the cache index of the kernel's entry point, the race loop, starts (numba names it
-module.function-line): it is written once the whole kernel is compiled."""
+OWN_CODE = ("cautious", "strong")
+"""The drivers whose code the race loop holds only for a line-up that has them (see
+:mod:`~trackformat.sim.kernel.drivers`); the random driver's is always there."""
 
 T = TypeVar("T")
 
 
-def is_cached(folder: Path | None = None, entry: str = ENTRY) -> bool:
-    """Whether the compiled code of ``entry`` is in the cache folder already."""
-    root = folder if folder is not None else CACHE
-    return root.is_dir() and any(root.rglob(f"{entry}*.nbi"))
+def variant_of(bots: Sequence[str]) -> str:
+    """The name of the compiled race loop a line-up races on: the drivers with code of their
+    own it has (``cautious+strong``, ``strong``, ...), or ``random``."""
+    return "+".join(name for name in OWN_CODE if name in bots) or "random"
 
 
-def announced(run: Callable[[], T], entry: str = ENTRY, err: TextIO | None = None,
+def _ready(variant: str, folder: Path | None) -> Path:
+    """The file that says the race loop ``variant`` is compiled in the cache folder."""
+    return (folder if folder is not None else CACHE) / f"ready-{variant}"
+
+
+def is_cached(variant: str, folder: Path | None = None) -> bool:
+    """Whether the race loop ``variant`` (see :func:`variant_of`) is compiled in the cache
+    folder already."""
+    return _ready(variant, folder).exists()
+
+
+def announced(run: Callable[[], T], variant: str, err: TextIO | None = None,
               folder: Path | None = None) -> tuple[T, float]:
-    """``run()`` and the seconds it took; when the compiled code of ``entry`` is not in the
-    cache yet (so ``run`` will compile it), say so on ``err`` (stderr by default) before and
-    after."""
+    """``run()`` (a race on the race loop ``variant``) and the seconds it took; when that loop
+    is not in the cache yet (so ``run`` will compile it), say so on ``err`` (stderr by
+    default) before and after, and mark it compiled once it is."""
     stream = err if err is not None else sys.stderr
-    cold = not is_cached(folder, entry)
+    cold = not is_cached(variant, folder)
+    where = folder if folder is not None else CACHE
     if cold:
-        where = folder if folder is not None else CACHE
         drop_old_kernels(where)
         print(f"trackformat: compiling the race kernel, once (kept in {where})...",
               file=stream, flush=True)
@@ -49,6 +62,11 @@ def announced(run: Callable[[], T], entry: str = ENTRY, err: TextIO | None = Non
     seconds = time.perf_counter() - started
     if cold:
         print(f"trackformat: race kernel compiled in {seconds:.1f} s", file=stream, flush=True)
+        try:
+            where.mkdir(parents=True, exist_ok=True)
+            _ready(variant, folder).touch()
+        except OSError:
+            pass  # a cache numba could not write either: the next process compiles again
     return result, seconds
 
 
