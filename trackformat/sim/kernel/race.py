@@ -105,8 +105,7 @@ class KernelRacer:
         self.board = board
         self.rules = rules
         self.bots = tuple(bots)
-        self.variant = variant_of(self.bots)
-        """The race loop compiled for this line-up's mix of drivers."""
+        self.variant = variant_of(self.bots)  # the race loop of this line-up's mix of drivers
         self.laps = laps if laps is not None else board.graphs.track.metadata.laps
         self.arrays: BoardArrays = board_arrays(board)
         beyond = kernel_limit(self.arrays, rules)
