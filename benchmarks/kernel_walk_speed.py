@@ -240,7 +240,7 @@ def racer(board: Board, rules: Ruleset, bot: str, cars: int,
 COLD_WALK = """
 import time
 import numpy as np
-from trackformat.sim.kernel import moves as km, price as kp, walk as kw
+from trackformat.sim.kernel import moves as km, price as kp, route_rows as kw
 start = time.process_time()
 ints = np.int64
 none = np.full((2, 1), -1, ints)

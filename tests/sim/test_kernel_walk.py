@@ -15,7 +15,7 @@ from tests.sim.positions import position
 from tests.sim.test_kernel_moves import PRESETS
 from trackformat.rules import load_ruleset
 from trackformat.sim import Board, CarState, RaceState, Wear, legal_moves_by_roll
-from trackformat.sim.kernel import walk as kw
+from trackformat.sim.kernel import route_rows as kw
 from trackformat.sim.kernel.moves import (
     engine_move,
     kernel_moves,

@@ -10,6 +10,7 @@ kernel reproduces it race for race, event for event, and tests compare the two. 
 - ``jit``: the one place numba is imported and configured (its compile cache goes to a user
   cache folder, never into site-packages), and the little helpers compiled code uses instead of
   numba's own where those would compile more (``copy_into``);
+- ``route_rows``: what the walk's rows hold, column by column, read by the walk and its pricing;
 - ``walk``, ``price`` and ``rolls``: the legal routes of one car for a roll, sorted into
   outcomes once per walk, then priced into the legal moves of each roll in the engine's order,
   and the slipstream extras that may follow a move;

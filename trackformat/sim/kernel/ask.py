@@ -14,8 +14,8 @@ import numpy.typing as npt
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel import resolve as kr
+from trackformat.sim.kernel import route_rows as kw
 from trackformat.sim.kernel import terms as kt
-from trackformat.sim.kernel import walk as kw
 from trackformat.sim.kernel.game import (
     AHEAD,
     F_BLOCK_BRAKES,

@@ -1,9 +1,9 @@
 """What the kernel cannot race, said before it races: the few boards and rulesets whose moves
 would outgrow the fixed room of its route rows.
 
-A route row keeps at most :data:`~trackformat.sim.kernel.walk.MAX_DEPTH` spaces, the lanes it
-left on a straight (:data:`~trackformat.sim.kernel.walk.MAX_LEFT` of them) and the corners it
-left without their stops (:data:`~trackformat.sim.kernel.walk.MAX_EXITS`). The printed game
+A route row keeps at most :data:`~trackformat.sim.kernel.route_rows.MAX_DEPTH` spaces, the lanes it
+left on a straight (:data:`~trackformat.sim.kernel.route_rows.MAX_LEFT` of them) and the corners it
+left without their stops (:data:`~trackformat.sim.kernel.route_rows.MAX_EXITS`). The printed game
 stays far inside them (rolls of at most 30 spaces, two lane changes, a handful of corners in
 reach), and so do the real boards we know of (at most 6 corners in reach of the longest move,
 on twelve GP Online boards); a house ruleset may not (a ruleset file may allow nine lane
@@ -18,7 +18,7 @@ import numpy as np
 
 from trackformat.rules import Ruleset
 from trackformat.sim.kernel.arrays import BoardArrays
-from trackformat.sim.kernel.walk import MAX_DEPTH, MAX_EXITS, MAX_LEFT
+from trackformat.sim.kernel.route_rows import MAX_DEPTH, MAX_EXITS, MAX_LEFT
 
 
 class KernelLimit(ValueError):

@@ -19,6 +19,7 @@ from trackformat.rules import Ruleset
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.state import CarStatus, Cause, RaceState
 from trackformat.sim.kernel import price as kp
+from trackformat.sim.kernel import route_rows as krows
 from trackformat.sim.kernel import terms as kt
 from trackformat.sim.kernel import walk as kw
 from trackformat.sim.kernel.arrays import BoardArrays
@@ -138,15 +139,15 @@ def kernel_move_rows(state: RaceState, car: int, wanted: list[int]) -> npt.NDArr
 
 def kernel_routes(state: RaceState, car: int, roll: int) -> npt.NDArray[np.int64]:
     """The routes the kernel walks for ``car`` and ``roll`` (before pricing), one row each
-    (``R_*`` columns, :mod:`trackformat.sim.kernel.walk`), in the walk's order."""
+    (``R_*`` columns, :mod:`trackformat.sim.kernel.route_rows`), in the walk's order."""
     current = state.cars[car]
     arrays, origin, occupied, debris, passable, counts = _setting(state, car)
-    walk = np.zeros(kw.WALK_COLUMNS, np.int64)
-    walk[kw.W_BASE] = walk[kw.W_OWN_LANE] = -1
-    walk[kw.W_LIMITED_UNTIL] = walk[kw.W_ENTRIES_FROM] = kw.NEVER
-    walk[kw.W_ROLL], walk[kw.W_MAY_PIT] = roll, may_enter_pit(state, current)
-    walk[kw.W_CAR_BOX] = arrays.number[current.box] if current.box is not None else -1
-    walk[kw.W_MAX_CHANGES] = state.rules.movement.max_lane_changes_on_straight
+    walk = np.zeros(krows.WALK_COLUMNS, np.int64)
+    walk[krows.W_BASE] = walk[krows.W_OWN_LANE] = -1
+    walk[krows.W_LIMITED_UNTIL] = walk[krows.W_ENTRIES_FROM] = krows.NEVER
+    walk[krows.W_ROLL], walk[krows.W_MAY_PIT] = roll, may_enter_pit(state, current)
+    walk[krows.W_CAR_BOX] = arrays.number[current.box] if current.box is not None else -1
+    walk[krows.W_MAX_CHANGES] = state.rules.movement.max_lane_changes_on_straight
     board = (arrays.track_next, arrays.pit_next, arrays.pit_entry, arrays.lane,
              arrays.lane_index, arrays.lane_length, arrays.corner, arrays.corner_stops,
              arrays.in_pit, arrays.is_box)
@@ -155,9 +156,9 @@ def kernel_routes(state: RaceState, car: int, roll: int) -> npt.NDArray[np.int64
                         arrays.pit_next.shape[1]), len(state.cars))
     routes, count = kw.walk_routes(board, (occupied, debris, passable, counts), origin, walk,
                                    np.zeros((1, 1), np.int64), workspace[0])
-    found: npt.NDArray[np.int64] = routes[:count, : kw.ROUTE_COLUMNS].copy()
+    found: npt.NDArray[np.int64] = routes[:count, : krows.ROUTE_COLUMNS].copy()
     for row in found:  # the walk leaves the path past a route's depth unwritten
-        row[kw.R_PATH + row[kw.R_DEPTH]:] = -1
+        row[krows.R_PATH + row[krows.R_DEPTH]:] = -1
     return found
 
 
@@ -245,17 +246,17 @@ def _setting(state: RaceState, car: int) -> tuple[BoardArrays, npt.NDArray[np.in
         passable[lane, : len(positions)] = positions
     counts = np.asarray([len(s) for s in spots], np.int64)
     start = number[current.space]
-    origin = np.zeros(kw.ROUTE_COLUMNS, np.int64)
-    origin[kw.R_PATH:] = -1
-    origin[kw.R_END] = start
-    origin[kw.R_LOCK] = -1
+    origin = np.zeros(krows.ROUTE_COLUMNS, np.int64)
+    origin[krows.R_PATH:] = -1
+    origin[krows.R_END] = start
+    origin[krows.R_LOCK] = -1
     corner = int(arrays.corner[start])
-    origin[kw.R_CORNER] = corner
+    origin[krows.R_CORNER] = corner
     same_corner = corner >= 0 and current.corner == arrays.corner_names[corner]
-    origin[kw.R_STOPS] = current.stops if same_corner else 0
+    origin[krows.R_STOPS] = current.stops if same_corner else 0
     in_pit = bool(arrays.in_pit[start])
-    origin[kw.R_IN_PIT] = int(in_pit)
-    origin[kw.R_ANCHOR] = -1 if in_pit or corner >= 0 else start
+    origin[krows.R_IN_PIT] = int(in_pit)
+    origin[krows.R_ANCHOR] = -1 if in_pit or corner >= 0 else start
     return arrays, origin, occupied, debris, passable, counts
 
 
@@ -311,7 +312,7 @@ def slipstream_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
 
 
 @inlined
-def _small_workspace() -> tuple[kw.WalkSpace, tuple[Ints, Ints, Ints, Ints]]:
+def _small_workspace() -> tuple[krows.WalkSpace, tuple[Ints, Ints, Ints, Ints]]:
     """Empty tables for one question asked on its own (the walk and pricing make what they
     need): the race lends a workspace that lasts instead
     (:mod:`~trackformat.sim.kernel.workspace`)."""

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from trackformat.sim.kernel.jit import compiled, inlined
-from trackformat.sim.kernel.walk import (
+from trackformat.sim.kernel.route_rows import (
     MAX_DEPTH,
     MAX_EXITS,
     R_AT_BOX,
@@ -37,8 +37,8 @@ from trackformat.sim.kernel.walk import (
     BoardTables,
     Setting,
     WalkSpace,
-    walk_routes,
 )
+from trackformat.sim.kernel.walk import walk_routes
 
 Ints = npt.NDArray[np.int64]
 

@@ -54,7 +54,7 @@ from trackformat.sim.kernel.price import (
     outcomes_of,
     table_slots,
 )
-from trackformat.sim.kernel.walk import (
+from trackformat.sim.kernel.route_rows import (
     MAX_DEPTH,
     MAX_EXITS,
     R_AT_BOX,

@@ -34,7 +34,7 @@ from trackformat.sim.kernel.price import (
     T_TYRES_PER_SPACE,
     TERMS,
 )
-from trackformat.sim.kernel.walk import (
+from trackformat.sim.kernel.route_rows import (
     NEVER,
     R_IN_PIT,
     W_BASE,

@@ -9,12 +9,13 @@ lane; the pit lane is single file and a car only enters its own box. Routes are 
 first in the engine's order, and a route whose future is that of one already walked is not
 followed again (the same key as the plain walk's).
 
-A route is a row of ints (the ``R_*`` columns); :mod:`trackformat.sim.kernel.price` turns
-routes into moves. The walk keeps its routes in one table (a row per route, grown by doubling)
-and finds the routes already walked with a hash table of row numbers, so that a step writes one
-row and allocates nothing. It is one compiled function on purpose: each function numba compiles
-is compiled again inside every caller, and arrays handed to a helper are reference-counted on
-every call, which cost more than the steps themselves.
+A route is a row of ints (the ``R_*`` columns of :mod:`~trackformat.sim.kernel.route_rows`);
+:mod:`trackformat.sim.kernel.price` turns routes into moves. The walk keeps its routes in one
+table (a row per route, grown by doubling) and finds the routes already walked with a hash
+table of row numbers, so that a step writes one row and allocates nothing. It is one compiled
+function on purpose: each function numba compiles is compiled again inside every caller, and
+arrays handed to a helper are reference-counted on every call, which cost more than the steps
+themselves.
 """
 
 from __future__ import annotations
@@ -22,67 +23,11 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from trackformat.sim.kernel import route_rows as rr
 from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.route_rows import BoardTables, Setting, WalkSpace
 
 Ints = npt.NDArray[np.int64]
-
-BoardTables = tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints]
-"""What a walk reads of the board, in this order: ``track_next``, ``pit_next``, ``pit_entry``,
-``lane``, ``lane_index``, ``lane_length``, ``corner``, ``corner_stops``, ``in_pit``, ``is_box``
-(see :class:`~trackformat.sim.kernel.arrays.BoardArrays`)."""
-Setting = tuple[Ints, Ints, Ints, Ints]
-"""What a walk reads of the race, in this order: ``occupied`` and ``debris`` (a flag per space:
-the other cars, the debris markers), ``passable`` (per lane, the positions of the cars and
-debris in it, in its first columns) and ``passable_count`` (how many per lane)."""
-
-WalkSpace = tuple[Ints, Ints, Ints, Ints, Ints]
-"""The tables a walk works in, lent by its caller (see :mod:`~trackformat.sim.kernel.workspace`):
-its routes, its hash table, its stack, its distances, its queue. The routes table comes back
-as the walk's answer: its rows are the caller's to read until it walks again."""
-
-MAX_LEFT = 4
-"""Lanes a route may have left and remember (one entry per lane)."""
-MAX_EXITS = 8
-"""Corners a route may leave without their stops."""
-
-R_END, R_DEPTH, R_CHANGES, R_NLEFT, R_LEFT = 0, 1, 2, 3, 4
-R_LOCK = R_LEFT + 2 * MAX_LEFT
-R_CORNER, R_STOPS, R_NEXITS, R_ANCHOR, R_ANCHOR_DEPTH = (R_LOCK + 1, R_LOCK + 2, R_LOCK + 3,
-                                                         R_LOCK + 4, R_LOCK + 5)
-R_IN_PIT, R_AT_BOX, R_DEBRIS, R_ENTRIES = R_LOCK + 6, R_LOCK + 7, R_LOCK + 8, R_LOCK + 9
-R_EXITS = R_LOCK + 10
-R_PATH = R_EXITS + 3 * MAX_EXITS
-"""The spaces entered, in order (-1 beyond the route's depth); not part of the route's key."""
-MAX_DEPTH = 48
-"""Spaces a route may cover (a sixth-gear roll is at most 30)."""
-ROUTE_COLUMNS = R_PATH + MAX_DEPTH
-
-I_MARKS = ROUTE_COLUMNS
-"""Columns the walk adds to a route: the lanes left, sorted by lane, each with the first car or
-debris after where it was left (what the route's key keeps of them, -1 padded)..."""
-I_HASH = I_MARKS + 2 * MAX_LEFT
-"""... the hash of the route's key ..."""
-I_PARENT = I_HASH + 1
-"""... and, for a route waiting on the walk's stack, the row of the route it extends (its path
-is copied from there once the route is kept)."""
-WALK_ROW = I_PARENT + 1
-"""Columns of a row of the walk's route table."""
-
-(W_BASE, W_OWN_LANE, W_LIMITED_UNTIL, W_ENTRIES_FROM, W_ROLL, W_MAY_PIT, W_CAR_BOX,
- W_MAX_CHANGES, W_REPLAY) = range(9)
-W_REPLAY_PATH = 9
-WALK_COLUMNS = W_REPLAY_PATH + MAX_DEPTH
-"""The numbers of a walk: spaces beyond ``W_BASE`` follow the slipstream patterns, from the lane
-``W_OWN_LANE``; lane changes are limited only up to ``W_LIMITED_UNTIL``; corners entered from
-``W_ENTRIES_FROM`` on are counted (for an ordinary move: -1, -1, :data:`NEVER`, :data:`NEVER`);
-then the spaces to walk, whether the car may turn into the pit lane, its box (-1: none), the
-lane changes allowed on a straight; and the first ``W_REPLAY`` spaces of every route are those
-of a move already walked, listed from ``W_REPLAY_PATH`` on (0: a walk from the origin)."""
-NEVER = 1 << 30
-
-ROUTES_PER_SPACE = 16
-"""Rows of a walk's route table to begin with, per space of the roll (it doubles when full): a
-30-space walk on Monaco keeps some 250 routes."""
 
 
 @compiled
@@ -98,16 +43,16 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
     (track_next, pit_next, pit_entry, lane, lane_index, lane_length, corner, corner_stops,
      in_pit, is_box) = board
     occupied, debris, passable, passable_count = setting
-    base, own_lane, limited_until = walk[W_BASE], walk[W_OWN_LANE], walk[W_LIMITED_UNTIL]
-    entries_from, roll, may_pit = walk[W_ENTRIES_FROM], walk[W_ROLL], walk[W_MAY_PIT]
-    car_box, max_changes, replay = walk[W_CAR_BOX], walk[W_MAX_CHANGES], walk[W_REPLAY]
+    base, own_lane, limited_until = walk[rr.W_BASE], walk[rr.W_OWN_LANE], walk[rr.W_LIMITED_UNTIL]
+    entries_from, roll, may_pit = walk[rr.W_ENTRIES_FROM], walk[rr.W_ROLL], walk[rr.W_MAY_PIT]
+    car_box, max_changes, replay = walk[rr.W_CAR_BOX], walk[rr.W_MAX_CHANGES], walk[rr.W_REPLAY]
     spaces = len(corner)
     # The routes kept, up to ``capacity`` of them before the table of routes already walked
     # (``size`` slots of ``table``) doubles; the workspace's tables unless they are too small.
     routes, table, stack, dist, queue = workspace
-    capacity = ROUTES_PER_SPACE * (min(roll, MAX_DEPTH) + 1)
+    capacity = rr.ROUTES_PER_SPACE * (min(roll, rr.MAX_DEPTH) + 1)
     if len(routes) < capacity:
-        routes = np.empty((capacity, WALK_ROW), np.int64)
+        routes = np.empty((capacity, rr.WALK_ROW), np.int64)
     size = 16
     while size < 2 * capacity:
         size *= 2
@@ -119,11 +64,11 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
     # The routes waiting to be walked, last in first out; a route's children are pushed last
     # first, so that the first child is walked first.
     fan = max(track_next.shape[1] + pit_entry.shape[1], pit_next.shape[1])
-    if len(stack) < (min(roll, MAX_DEPTH) + 2) * fan + 1:
-        stack = np.empty(((min(roll, MAX_DEPTH) + 2) * fan + 1, WALK_ROW), np.int64)
-    for c in range(ROUTE_COLUMNS):
+    if len(stack) < (min(roll, rr.MAX_DEPTH) + 2) * fan + 1:
+        stack = np.empty(((min(roll, rr.MAX_DEPTH) + 2) * fan + 1, rr.WALK_ROW), np.int64)
+    for c in range(rr.ROUTE_COLUMNS):
         stack[0, c] = origin[c]
-    stack[0, I_PARENT] = -1
+    stack[0, rr.I_PARENT] = -1
     top = 1
     # Shortest distances from each anchor met, computed once per anchor (a walk meets a few):
     # a row per anchor, the anchor in its last column.
@@ -140,10 +85,10 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
         # The route's key: its columns before the path, the lanes it left replaced by marks
         # (sorted by lane, each with the first car or debris ahead of where it was left), so
         # that routes with equal keys have the same futures.
-        for i in range(2 * MAX_LEFT):
-            stack[t, I_MARKS + i] = -1
-        for i in range(stack[t, R_NLEFT]):
-            left_lane, left_at = stack[t, R_LEFT + 2 * i], stack[t, R_LEFT + 2 * i + 1]
+        for i in range(2 * rr.MAX_LEFT):
+            stack[t, rr.I_MARKS + i] = -1
+        for i in range(stack[t, rr.R_NLEFT]):
+            left_lane, left_at = stack[t, rr.R_LEFT + 2 * i], stack[t, rr.R_LEFT + 2 * i + 1]
             length = lane_length[left_lane] if lane_length[left_lane] > 0 else 1
             mark, best = -1, -1
             for k in range(passable_count[left_lane]):
@@ -151,21 +96,21 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                 gap = (p - left_at - 1) % length
                 if best < 0 or gap < best:
                     mark, best = p, gap
-            at = I_MARKS + 2 * i
-            while at > I_MARKS and stack[t, at - 2] > left_lane:
+            at = rr.I_MARKS + 2 * i
+            while at > rr.I_MARKS and stack[t, at - 2] > left_lane:
                 stack[t, at] = stack[t, at - 2]
                 stack[t, at + 1] = stack[t, at - 1]
                 at -= 2
             stack[t, at] = left_lane
             stack[t, at + 1] = mark
         # Overshoot columns past a route's last are the origin's in every route of a walk.
-        last_exit = R_EXITS + 3 * stack[t, R_NEXITS]
+        last_exit = rr.R_EXITS + 3 * stack[t, rr.R_NEXITS]
         h = 0
-        for c in range(R_LEFT):
+        for c in range(rr.R_LEFT):
             h = h * 1000003 + stack[t, c]
-        for c in range(R_LOCK, last_exit):
+        for c in range(rr.R_LOCK, last_exit):
             h = h * 1000003 + stack[t, c]
-        for c in range(I_MARKS, I_HASH):
+        for c in range(rr.I_MARKS, rr.I_HASH):
             h = h * 1000003 + stack[t, c]
         h = (h ^ (h >> 29)) & 0x3FFFFFFFFFFFFFFF
         # Walked already?
@@ -174,15 +119,15 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
         seen = False
         while table[at] >= 0:
             other = table[at]
-            if routes[other, I_HASH] == h:
+            if routes[other, rr.I_HASH] == h:
                 seen = True
-                for c in range(R_LEFT):
+                for c in range(rr.R_LEFT):
                     if stack[t, c] != routes[other, c]:
                         seen = False
-                for c in range(R_LOCK, last_exit):
+                for c in range(rr.R_LOCK, last_exit):
                     if stack[t, c] != routes[other, c]:
                         seen = False
-                for c in range(I_MARKS, I_HASH):
+                for c in range(rr.I_MARKS, rr.I_HASH):
                     if stack[t, c] != routes[other, c]:
                         seen = False
                 if seen:
@@ -193,9 +138,9 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
         if count == capacity:
             capacity *= 2
             if len(routes) < capacity:
-                grown = np.empty((capacity, WALK_ROW), np.int64)
+                grown = np.empty((capacity, rr.WALK_ROW), np.int64)
                 for r in range(count):
-                    for c in range(WALK_ROW):
+                    for c in range(rr.WALK_ROW):
                         grown[r, c] = routes[r, c]
                 routes = grown
             size *= 2
@@ -205,7 +150,7 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                 table[at] = -1
             mask = size - 1
             for r in range(count):
-                at = routes[r, I_HASH] & mask
+                at = routes[r, rr.I_HASH] & mask
                 while table[at] >= 0:
                     at = (at + 1) & mask
                 table[at] = r
@@ -218,23 +163,23 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
         count += 1
         table[at] = me
         _copy_used(stack, t, routes, me)
-        for c in range(I_MARKS, WALK_ROW):
+        for c in range(rr.I_MARKS, rr.WALK_ROW):
             routes[me, c] = stack[t, c]
-        routes[me, I_HASH] = h
-        parent = stack[t, I_PARENT]
-        depth = routes[me, R_DEPTH]
-        u = routes[me, R_END]
+        routes[me, rr.I_HASH] = h
+        parent = stack[t, rr.I_PARENT]
+        depth = routes[me, rr.R_DEPTH]
+        u = routes[me, rr.R_END]
         if parent < 0:
-            for c in range(R_PATH, R_PATH + depth):
+            for c in range(rr.R_PATH, rr.R_PATH + depth):
                 routes[me, c] = stack[t, c]
         else:
-            for c in range(R_PATH, R_PATH + depth - 1):
+            for c in range(rr.R_PATH, rr.R_PATH + depth - 1):
                 routes[me, c] = routes[parent, c]
-            routes[me, R_PATH + depth - 1] = u
-        if depth >= roll or routes[me, R_AT_BOX]:
+            routes[me, rr.R_PATH + depth - 1] = u
+        if depth >= roll or routes[me, rr.R_AT_BOX]:
             continue
-        was_in_pit = routes[me, R_IN_PIT]
-        anchor = routes[me, R_ANCHOR]
+        was_in_pit = routes[me, rr.R_IN_PIT]
+        anchor = routes[me, rr.R_ANCHOR]
         slot = 0
         if not was_in_pit and anchor >= 0 and depth + 1 <= limited_until:
             if anchor == last_anchor:
@@ -277,9 +222,9 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                             tail += 1
             last_anchor, last_slot = anchor, slot
         if top + fan > len(stack):
-            deeper = np.empty((2 * len(stack) + fan, WALK_ROW), np.int64)
+            deeper = np.empty((2 * len(stack) + fan, rr.WALK_ROW), np.int64)
             for r in range(top):
-                for c in range(WALK_ROW):
+                for c in range(rr.WALK_ROW):
                     deeper[r, c] = stack[r, c]
             stack = deeper
         # In the pit lane a car follows the pit lane's moves; on the track, the track's, then
@@ -287,7 +232,7 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
         # Pushed last first.
         ways = 0
         if depth < replay:
-            queue[onward] = walk[W_REPLAY_PATH + depth]
+            queue[onward] = walk[rr.W_REPLAY_PATH + depth]
             ways = 1
         elif was_in_pit:
             for k in range(pit_next.shape[1] - 1, -1, -1):
@@ -319,7 +264,7 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                 for shape in range(len(shapes)):
                     fits = True
                     for d in range(base + 1, nxt + 1):
-                        space = v if d == nxt else routes[me, R_PATH + d - 1]
+                        space = v if d == nxt else routes[me, rr.R_PATH + d - 1]
                         if lane[space] - own_lane != shapes[shape, d - base - 1]:
                             fits = False
                             break
@@ -327,7 +272,7 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                         break
                 if not fits:
                     continue
-            if nxt > MAX_DEPTH:
+            if nxt > rr.MAX_DEPTH:
                 raise ValueError("a route longer than the kernel keeps")
             corner_u, corner_v = corner[u], corner[v]
             lane_u, lane_v = lane[u], lane[v]
@@ -340,27 +285,27 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                     continue
             elif not was_in_pit:
                 # On the track.
-                lock = routes[me, R_LOCK]
+                lock = routes[me, rr.R_LOCK]
                 if lock >= 0 and lane_v != lock:
                     continue
                 limited = nxt <= limited_until
                 if (corner_v < 0 and anchor >= 0 and limited
-                        and dist[slot, v] != nxt - routes[me, R_ANCHOR_DEPTH]):
+                        and dist[slot, v] != nxt - routes[me, rr.R_ANCHOR_DEPTH]):
                     continue  # a longer way to a straight space than its shortest
                 changing = lane_u != lane_v and corner_u < 0 and limited
                 if changing:
                     # Only straights limit lane changes and forbid weaving; corners follow the
                     # arrows.
-                    if routes[me, R_CHANGES] + 1 > max_changes:
+                    if routes[me, rr.R_CHANGES] + 1 > max_changes:
                         continue
                     departed, kept = -1, 0
-                    for i in range(routes[me, R_NLEFT]):
-                        left_lane = routes[me, R_LEFT + 2 * i]
+                    for i in range(routes[me, rr.R_NLEFT]):
+                        left_lane = routes[me, rr.R_LEFT + 2 * i]
                         if left_lane == lane_v:
-                            departed = routes[me, R_LEFT + 2 * i + 1]
+                            departed = routes[me, rr.R_LEFT + 2 * i + 1]
                         if left_lane != lane_u:
                             kept += 1
-                    if kept >= MAX_LEFT:
+                    if kept >= rr.MAX_LEFT:
                         raise ValueError("a route left more lanes than the kernel keeps")
                     if departed >= 0:
                         # Back into a lane it left: only past a car or debris standing there.
@@ -375,70 +320,70 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                         if not passed:
                             continue
                 if corner_u >= 0 and corner_v != corner_u:
-                    made = routes[me, R_STOPS] if routes[me, R_CORNER] == corner_u else 0
+                    made = routes[me, rr.R_STOPS] if routes[me, rr.R_CORNER] == corner_u else 0
                     short = corner_stops[corner_u] - made
                     if short > 0:
                         if lane_v != lane_u:
                             continue  # an overshooting car keeps its lane leaving the corner
-                        if routes[me, R_NEXITS] >= MAX_EXITS:
+                        if routes[me, rr.R_NEXITS] >= rr.MAX_EXITS:
                             raise ValueError(
                                 "a route left more corners short than the kernel keeps")
             # The step is legal: the new route on top of the stack.
             _copy_used(routes, me, stack, top)
-            stack[top, R_END] = v
-            stack[top, R_DEPTH] = nxt
-            stack[top, I_PARENT] = me
+            stack[top, rr.R_END] = v
+            stack[top, rr.R_DEPTH] = nxt
+            stack[top, rr.I_PARENT] = me
             top += 1
             o = top - 1
             if in_pit[v]:
-                stack[o, R_IN_PIT] = 1
-                stack[o, R_ANCHOR] = -1
-                stack[o, R_ANCHOR_DEPTH] = 0
-                stack[o, R_AT_BOX] = 1 if v == car_box else 0
-                stack[o, R_CORNER] = -1
-                stack[o, R_STOPS] = 0
+                stack[o, rr.R_IN_PIT] = 1
+                stack[o, rr.R_ANCHOR] = -1
+                stack[o, rr.R_ANCHOR_DEPTH] = 0
+                stack[o, rr.R_AT_BOX] = 1 if v == car_box else 0
+                stack[o, rr.R_CORNER] = -1
+                stack[o, rr.R_STOPS] = 0
                 continue
             if was_in_pit:
-                stack[o, R_DEBRIS] += debris[v]
-                stack[o, R_IN_PIT] = 0
-                stack[o, R_CORNER] = corner_v
-                stack[o, R_STOPS] = 0
-                stack[o, R_ANCHOR] = -1 if corner_v >= 0 else v
-                stack[o, R_ANCHOR_DEPTH] = 0 if corner_v >= 0 else nxt
+                stack[o, rr.R_DEBRIS] += debris[v]
+                stack[o, rr.R_IN_PIT] = 0
+                stack[o, rr.R_CORNER] = corner_v
+                stack[o, rr.R_STOPS] = 0
+                stack[o, rr.R_ANCHOR] = -1 if corner_v >= 0 else v
+                stack[o, rr.R_ANCHOR_DEPTH] = 0 if corner_v >= 0 else nxt
                 continue
             if corner_v >= 0:
-                stack[o, R_ANCHOR] = -1
-                stack[o, R_ANCHOR_DEPTH] = 0
+                stack[o, rr.R_ANCHOR] = -1
+                stack[o, rr.R_ANCHOR_DEPTH] = 0
             elif anchor < 0:
-                stack[o, R_ANCHOR] = v
-                stack[o, R_ANCHOR_DEPTH] = nxt
+                stack[o, rr.R_ANCHOR] = v
+                stack[o, rr.R_ANCHOR_DEPTH] = nxt
             if changing:
                 kept = 0
-                for i in range(routes[me, R_NLEFT]):
-                    left_lane = routes[me, R_LEFT + 2 * i]
+                for i in range(routes[me, rr.R_NLEFT]):
+                    left_lane = routes[me, rr.R_LEFT + 2 * i]
                     if left_lane != lane_u:
-                        stack[o, R_LEFT + 2 * kept] = left_lane
-                        stack[o, R_LEFT + 2 * kept + 1] = routes[me, R_LEFT + 2 * i + 1]
+                        stack[o, rr.R_LEFT + 2 * kept] = left_lane
+                        stack[o, rr.R_LEFT + 2 * kept + 1] = routes[me, rr.R_LEFT + 2 * i + 1]
                         kept += 1
-                stack[o, R_CHANGES] += 1
-                stack[o, R_LEFT + 2 * kept] = lane_u
-                stack[o, R_LEFT + 2 * kept + 1] = lane_index[u]
-                stack[o, R_NLEFT] = kept + 1
+                stack[o, rr.R_CHANGES] += 1
+                stack[o, rr.R_LEFT + 2 * kept] = lane_u
+                stack[o, rr.R_LEFT + 2 * kept + 1] = lane_index[u]
+                stack[o, rr.R_NLEFT] = kept + 1
             if short > 0:
-                e = routes[me, R_NEXITS]
-                stack[o, R_EXITS + 3 * e] = corner_u
-                stack[o, R_EXITS + 3 * e + 1] = nxt
-                stack[o, R_EXITS + 3 * e + 2] = short
-                stack[o, R_NEXITS] = e + 1
-                stack[o, R_LOCK] = lane_u
+                e = routes[me, rr.R_NEXITS]
+                stack[o, rr.R_EXITS + 3 * e] = corner_u
+                stack[o, rr.R_EXITS + 3 * e + 1] = nxt
+                stack[o, rr.R_EXITS + 3 * e + 2] = short
+                stack[o, rr.R_NEXITS] = e + 1
+                stack[o, rr.R_LOCK] = lane_u
             if corner_v != corner_u:
-                stack[o, R_CORNER] = corner_v
-                stack[o, R_STOPS] = 0
+                stack[o, rr.R_CORNER] = corner_v
+                stack[o, rr.R_STOPS] = 0
                 if corner_v >= 0 and nxt >= entries_from:
-                    stack[o, R_ENTRIES] += 1
-            stack[o, R_DEBRIS] += debris[v]
-            stack[o, R_IN_PIT] = 0
-            stack[o, R_AT_BOX] = 0
+                    stack[o, rr.R_ENTRIES] += 1
+            stack[o, rr.R_DEBRIS] += debris[v]
+            stack[o, rr.R_IN_PIT] = 0
+            stack[o, rr.R_AT_BOX] = 0
     return routes, count
 
 
@@ -447,7 +392,7 @@ def _copy_used(source: Ints, row: int, target: Ints, into: int) -> None:
     """Copy route ``row`` of ``source`` to row ``into`` of ``target``, the columns before its
     path that are in use: the lanes left beyond the route's count and the corners overshot
     beyond its count hold nothing anyone reads."""
-    for c in range(R_LEFT + 2 * source[row, R_NLEFT]):
+    for c in range(rr.R_LEFT + 2 * source[row, rr.R_NLEFT]):
         target[into, c] = source[row, c]
-    for c in range(R_LOCK, R_EXITS + 3 * source[row, R_NEXITS]):
+    for c in range(rr.R_LOCK, rr.R_EXITS + 3 * source[row, rr.R_NEXITS]):
         target[into, c] = source[row, c]

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from trackformat.sim.kernel.price import FIRST_COLUMNS
 from trackformat.sim.kernel.rolls import KEPT_COLUMNS
-from trackformat.sim.kernel.walk import (
+from trackformat.sim.kernel.route_rows import (
     MAX_DEPTH,
     ROUTE_COLUMNS,
     ROUTES_PER_SPACE,
