@@ -8,7 +8,9 @@ process a test drive starts (``python -m trackformat.sim.batch.testdrive``, the 
 its stdin), and ``python -m trackformat testdrive`` racing once, each from the interpreter's
 start to its exit. Times are the child's CPU time (user + system, from ``resource``), and its
 wall-clock time as well; the workers' rows are wall-clock (the work is in other processes), so
-a busy machine shows in them: run it on a quiet one.
+a busy machine shows in them: run it on a quiet one. One worker and two take turns, for a few
+rounds, so that a drift of the machine's speed shows as a spread of the rounds' ratios rather
+than as the ratio itself.
 
     python benchmarks/kernel_speed.py                    # Monaco, 10 strong cars, 2 laps
     python benchmarks/kernel_speed.py --bot cautious --races 200
@@ -22,6 +24,7 @@ import dataclasses
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -131,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cars", type=int, default=10)
     parser.add_argument("--laps", type=int, default=2)
     parser.add_argument("--races", type=int, default=2000, help="races of the workers' batches")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="rounds of the workers' batches, one worker and two in turns")
     parser.add_argument("--skip-cold", action="store_true")
     args = parser.parse_args(argv)
     one_job_process()  # as the command line sets up its process (its workers inherit it)
@@ -156,10 +161,20 @@ def main(argv: list[str] | None = None) -> int:
         cpu, wall = command_line(None, args.bot, args.cars, args.laps)
         print(f"warm start, a test drive of one race on the command line: {cpu:6.1f} s CPU, "
               f"{wall:6.1f} s wall")
-    one = batch_rate(args.bot, args.cars, args.laps, args.races, 1)
-    two = batch_rate(args.bot, args.cars, args.laps, args.races, 2)
-    print(f"test drive of {args.races} races: {one:6.1f} races/s on 1 worker, {two:6.1f} on 2 "
-          f"({two / one:.2f} times), {os.cpu_count()} cores")
+    # This machine's speed drifts within minutes: one worker and two take turns, round by
+    # round (which goes first alternating), and each round's ratio compares runs minutes apart.
+    ratios = []
+    for round_ in range(args.rounds):
+        rates = {}
+        for workers in ((1, 2) if round_ % 2 == 0 else (2, 1)):
+            rates[workers] = batch_rate(args.bot, args.cars, args.laps, args.races, workers)
+        ratios.append(rates[2] / rates[1])
+        print(f"test drive of {args.races} races, round {round_ + 1}: {rates[1]:6.1f} races/s on "
+              f"1 worker, {rates[2]:6.1f} on 2 ({ratios[-1]:.2f} times), {os.cpu_count()} cores",
+              flush=True)
+    if len(ratios) > 1:
+        print(f"two workers against one, median of {len(ratios)} rounds: "
+              f"{statistics.median(ratios):.2f} times")
     return 0
 
 
