@@ -9,6 +9,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
+from trackformat.process import one_blas_thread
+
 
 def _no_display() -> bool:
     """On Linux without X11 or Wayland, Qt would abort with a message about plugins; say what is
@@ -25,6 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="trackeditor", description="Formula D track editor")
     parser.add_argument("track", nargs="?", type=Path, help="track file to open")
     args = parser.parse_args(argv)
+    one_blas_thread()  # before numpy's first import, for the editor and the processes it starts
     if _no_display():
         print(
             "trackeditor: no display to open a window on (DISPLAY is not set). Run it on a "

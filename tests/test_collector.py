@@ -101,3 +101,23 @@ def test_a_one_job_process_starts_numpy_without_helper_threads() -> None:
             "print(len(os.listdir('/proc/self/task')), os.environ['OPENBLAS_NUM_THREADS'])\n")
     assert _child(code) == ["1", "1"]
     assert _child(code, {**os.environ, "OPENBLAS_NUM_THREADS": "2"})[1] == "2"
+
+
+def test_the_editor_and_the_processes_it_starts_get_one_openblas_thread() -> None:
+    """The editor starts processes that race (its live test drive, its workers, the kernel's
+    compile): they, and the editor itself, start numpy with one OpenBLAS thread. (On a machine
+    of one core OpenBLAS starts no helper thread anyway.)"""
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("counting a process's threads needs Linux's /proc")
+    code = ("import os, subprocess, sys\n"
+            "for name in ('DISPLAY', 'WAYLAND_DISPLAY', 'QT_QPA_PLATFORM',\n"
+            "             'OPENBLAS_NUM_THREADS'):\n"
+            "    os.environ.pop(name, None)\n"
+            "from editor.app import main\n"
+            "assert main([]) == 2\n"  # no display: the editor stops after its set-up
+            "import numpy\n"
+            "child = 'import os, numpy; print(len(os.listdir(\"/proc/self/task\")))'\n"
+            "started = subprocess.run([sys.executable, '-c', child], capture_output=True,\n"
+            "                         text=True, check=True).stdout.strip()\n"
+            "print(len(os.listdir('/proc/self/task')), started)\n")
+    assert _child(code) == ["1", "1"]
