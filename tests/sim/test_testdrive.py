@@ -86,6 +86,16 @@ def test_progress_is_told_as_chunks_complete() -> None:
     assert seen == [(1, 3), (2, 3), (3, 3)]
 
 
+def test_progress_with_two_workers_moves_up_to_the_whole_batch() -> None:
+    """This process and a worker share the chunks: the progress still counts each race once,
+    in order, up to the batch's end."""
+    seen: list[int] = []
+    context = ring_context()
+    run_batch(context.spec, 12, workers=2, progress=lambda done, total: seen.append(done),
+              context=context)
+    assert seen == sorted(set(seen)) and seen[-1] == 12
+
+
 def test_chunks_merged_give_the_counts_of_one_run() -> None:
     context = ring_context()
     whole = run_chunk(context, Chunk(0, 0, 9))
