@@ -196,6 +196,7 @@ def test_an_unwritable_json_path_is_found_before_racing(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "ring.json"]
 
 
+@pytest.mark.usefixtures("compiled_kernel")  # else the reference engine races while it compiles
 def test_both_engines_write_the_same_report(
     ring_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -212,6 +213,7 @@ def test_both_engines_write_the_same_report(
     assert code == 2 and "--engine: invalid choice: 'fast'" in err
 
 
+@pytest.mark.usefixtures("compiled_kernel")  # the kernel takes over from a stand-in compile
 def test_a_cold_kernel_does_not_hold_up_the_test_drive(
     ring_file: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,

@@ -57,20 +57,3 @@ def window(qtbot, tmp_path: Path) -> Iterator[object]:  # type: ignore[no-untype
     win.unsaved_answer = "discard"
     win.close()
     win.deleteLater()
-
-
-@pytest.fixture(scope="session")
-def compiled_kernel() -> None:
-    """The race kernel compiled, or loaded from its cache, before the first test that races.
-
-    On a cold cache (a fresh machine, a new version of the kernel) the compile takes a minute or
-    more; a test's wait for its races measures the panel, not that compile. Compiled here, the
-    kernel is in the cache for the worker processes the panels start too: the race loop of every
-    mix of drivers, each compiled for its own (see ``trackformat.sim.kernel.drivers``)."""
-    from trackformat.rules import load_ruleset
-    from trackformat.sim import Board
-    from trackformat.sim.kernel.race import KernelRacer
-
-    board, rules = Board.of(ring()), load_ruleset("formula-d")
-    for bots in (["strong"], ["cautious"], ["random"], ["strong", "cautious"]):
-        KernelRacer(board, rules, bots, 1).race(0)
