@@ -89,11 +89,16 @@ def test_the_compile_process_sets_aside_what_survives_a_full_pass() -> None:
     assert collected == "True"  # garbage is still collected by the pass itself
 
 
+def _count_threads_or_skip() -> None:
+    """Skip a test that counts a process's threads where the system cannot count them."""
+    if not Path("/proc/self/task").is_dir():
+        pytest.skip("counting a process's threads needs Linux's /proc")
+
+
 def test_a_one_job_process_starts_numpy_without_helper_threads() -> None:
     """OpenBLAS's helper threads spin for a tenth of a second of CPU in every process that
     imports numpy; the project's processes need none (the user's own setting stays)."""
-    if not Path("/proc/self/task").is_dir():
-        pytest.skip("counting a process's threads needs Linux's /proc")
+    _count_threads_or_skip()
     code = ("import os\n"
             "from trackformat.process import one_job_process\n"
             "one_job_process()\n"
@@ -107,8 +112,7 @@ def test_the_editor_and_the_processes_it_starts_get_one_openblas_thread() -> Non
     """The editor starts processes that race (its live test drive, its workers, the kernel's
     compile): they, and the editor itself, start numpy with one OpenBLAS thread. (On a machine
     of one core OpenBLAS starts no helper thread anyway.)"""
-    if not Path("/proc/self/task").is_dir():
-        pytest.skip("counting a process's threads needs Linux's /proc")
+    _count_threads_or_skip()
     code = ("import os, subprocess, sys\n"
             "for name in ('DISPLAY', 'WAYLAND_DISPLAY', 'QT_QPA_PLATFORM',\n"
             "             'OPENBLAS_NUM_THREADS'):\n"
