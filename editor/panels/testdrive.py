@@ -1,8 +1,8 @@
 """The test-drive panel: race simulated cars on the track in the background, read the report,
 paint a heatmap on the board, and replay one race turn by turn.
 
-The batch runs in a worker thread (and, with more than one worker, in worker processes), so the
-window stays usable; Cancel stops it between chunks of races. The numbers are the same as the
+The batch runs in a worker thread (and, with more than one worker, in worker processes too), so
+the window stays usable; Cancel stops it between chunks of races. The numbers are the same as the
 command line's `trackformat testdrive` for the same settings. Pin keeps a report, so that after
 an edit the corner table shows which corners changed beyond their 95% intervals (the same
 comparison as `trackformat testdrive compare`).

@@ -197,9 +197,10 @@ def _mark(spec: DriveSpec) -> Path:
 
 
 def _mark_compiling(spec: DriveSpec, pid: int) -> None:
+    mark = _mark(spec)
     try:
-        _mark(spec).parent.mkdir(parents=True, exist_ok=True)
-        _mark(spec).write_text(str(pid), encoding="utf-8")
+        mark.parent.mkdir(parents=True, exist_ok=True)
+        mark.write_text(str(pid), encoding="utf-8")
     except OSError:
         pass  # a read-only cache folder: other processes may compile too, nothing worse
 

@@ -64,7 +64,7 @@ def announced(run: Callable[[], T], variant: str, err: TextIO | None = None,
         print(f"trackformat: race kernel compiled in {seconds:.1f} s", file=stream, flush=True)
         try:
             where.mkdir(parents=True, exist_ok=True)
-            _ready(variant, folder).touch()
+            _ready(variant, where).touch()
         except OSError:
             pass  # a cache numba could not write either: the next process compiles again
     return result, seconds
