@@ -101,6 +101,14 @@ def kernel_racer(board: Board, rules: Ruleset, spec: DriveSpec) -> Racer:
     return racer
 
 
+def kernel_kept() -> tuple[bool, str | None]:
+    """Whether a folder can keep the compiled kernel between processes, and, when it is not
+    the user's cache folder, why (see :mod:`~trackformat.sim.kernel.cache`)."""
+    from trackformat.sim.kernel.cache import KEPT, NOTE
+
+    return KEPT, NOTE
+
+
 def kernel_variant(spec: DriveSpec) -> str:
     """The compiled race loop the batch's line-up races on (its mix of drivers: see
     :func:`~trackformat.sim.kernel.warm.variant_of`)."""
@@ -191,7 +199,7 @@ def _mark(spec: DriveSpec) -> Path:
     """The file that says a process is compiling this version of the kernel for the batch's mix
     of drivers (beside its cache folder): the editor's live drive starts a new process for each
     newer edit, and each would otherwise start a compile of its own."""
-    from trackformat.sim.kernel.jit import CACHE
+    from trackformat.sim.kernel.cache import CACHE
 
     return CACHE.with_name(f"{CACHE.name}.{kernel_variant(spec)}.compiling")
 
@@ -241,6 +249,14 @@ class KernelSupply:
             self.say(f"trackformat: {beyond}: the reference engine races instead (the same "
                      "races, slower)")
             return
+        kept, why = kernel_kept()
+        if not kept and cold != "compile":
+            # A compile in a process of its own would be lost with it, and one here would hold
+            # up the batch for as long in every new process: the batch was not asked to wait.
+            self._given_up = True
+            self.say(f"trackformat: {why}; the reference engine races instead (the same races, "
+                     "slower)")
+            return
         if cold == "race" and cores() < 2:
             cold = "compile"  # on one core, racing alongside would only slow the compile down
         if cold == "compile" or kernel_is_cached(spec):
@@ -252,7 +268,8 @@ class KernelSupply:
                          "the reference engine races meanwhile (the same races)")
             else:
                 self.say("trackformat: compiling the race kernel in a process of its own, once;"
-                         " the reference engine races meanwhile (the same races)")
+                         " the reference engine races meanwhile (the same races)"
+                         + (f"; {why}" if why else ""))
 
     @property
     def given_up(self) -> bool:

@@ -228,8 +228,14 @@ def _start_worker(spec: DriveSpec) -> None:
     # its own traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     one_job_process()
-    _worker_context = prepare(spec, cold="follow")
+    # What the engines have to say (the kernel beyond its limits, not kept), the parent, which
+    # prepared the same batch, has said once already.
+    _worker_context = prepare(spec, cold="follow", say=_quiet)
     settle()
+
+
+def _quiet(line: str) -> None:
+    """Say nothing."""
 
 
 def _work(chunk: Chunk) -> DriveStats:

@@ -7,9 +7,10 @@ kernel reproduces it race for race, event for event, and tests compare the two. 
 - ``arrays``: the board as numbered arrays (successors, lanes, corners, contacts), built from
   :class:`~trackformat.sim.core.board.Board` with numpy only;
 - ``game``: the board and a race's rules as the tuples of arrays compiled code reads;
-- ``jit``: the one place numba is imported and configured (its compile cache goes to a user
-  cache folder, never into site-packages), and the little helpers compiled code uses instead of
-  numba's own where those would compile more (``copy_into``);
+- ``cache``: where the compiled kernel is kept, a user cache folder (never site-packages), a
+  folder of the user's own in the temporary folder when that one cannot be written, or nowhere;
+- ``jit``: the one place numba is imported and configured, and the little helpers compiled code
+  uses instead of numba's own where those would compile more (``copy_into``);
 - ``route_rows``: what the walk's rows hold, column by column, read by the walk and its pricing;
 - ``walk``, ``price`` and ``rolls``: the legal routes of one car for a roll, sorted into
   outcomes once per walk, then priced into the legal moves of each roll in the engine's order,

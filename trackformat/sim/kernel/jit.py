@@ -1,57 +1,23 @@
-"""The one place numba is imported: compiled functions, their cache in a user cache folder.
-
-numba compiles each function the first time it runs and can keep the machine code on disk. By
-default it would write next to the module, inside site-packages, which a user often cannot write
-to; the cache goes instead to the user's cache folder (``$XDG_CACHE_HOME``, ``~/.cache`` or the
-platform's equivalent), under ``formula-d-trackkit/numba``, or under ``NUMBA_CACHE_DIR`` when
-the user sets it; one subfolder per version of the kernel's source.
+"""The one place numba is imported: compiled functions, their machine code kept in the folder
+:mod:`~trackformat.sim.kernel.cache` chooses (a user cache folder, never site-packages), or
+compiled in memory by each process when no folder can keep it.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar, cast
 
+import numba
+from numba.core import types
+from numba.extending import intrinsic as _intrinsic
+from numba.extending import overload as _overload
+from numba.np import arrayobj as _arrayobj
+
+from trackformat.sim.kernel.cache import CACHE, KEPT
+
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def cache_folder() -> Path:
-    """Where compiled code is kept between runs."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "formula-d-trackkit" / "numba"
-
-
-def source_fingerprint() -> str:
-    """A hash of the kernel's source (and of the generator's constants it compiles in).
-
-    numba checks a cached function against its own file only: a function that calls into
-    another module, or reads a constant from it, would keep running its old machine code after
-    that module changed. Every version of the kernel's source therefore gets its own folder."""
-    folder = Path(__file__).resolve().parent
-    digest = hashlib.blake2b(digest_size=8)
-    for path in (*sorted(folder.glob("*.py")), folder.parent / "core" / "dice.py"):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-CACHE = Path(os.environ.get("NUMBA_CACHE_DIR") or cache_folder()) / f"kernel-{source_fingerprint()}"
-"""The folder numba keeps the compiled kernel in, for this version of its source."""
-
-import numba  # noqa: E402  (numba reads its settings when imported)
-from numba.core import types  # noqa: E402
-from numba.extending import intrinsic as _intrinsic  # noqa: E402
-from numba.extending import overload as _overload  # noqa: E402
-from numba.np import arrayobj as _arrayobj  # noqa: E402
 
 # numba's own functions are untyped: seen here as Any.
 intrinsic: Callable[[Callable[..., Any]], Any] = _intrinsic
@@ -84,8 +50,8 @@ def is_none(kind: Any) -> bool:
 
 
 def compiled(function: F) -> F:
-    """``function`` compiled by numba in nopython mode, its machine code cached on disk (see
-    :func:`_compiled`)."""
+    """``function`` compiled by numba in nopython mode, its machine code kept on disk when a
+    folder can keep it (see :func:`_compiled`)."""
     return _compiled(function, inline=False)
 
 
@@ -109,7 +75,7 @@ def _compiled(function: F, inline: bool) -> F:
     types every call by the plain types of its arguments instead, so each function is compiled
     once. Compiled code lets go of the interpreter while it runs, so a race on one thread leaves
     the others (the editor's) free."""
-    dispatcher: Any = numba.njit(cache=True, nogil=True,
+    dispatcher: Any = numba.njit(cache=KEPT, nogil=True,
                                  inline="always" if inline else "never")(function)
     by_literal = dispatcher.get_call_template
     plain: Callable[[Any], Any] = types.unliteral

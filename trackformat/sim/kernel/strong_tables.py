@@ -29,7 +29,7 @@ from trackformat.sim.core.dice import Dice
 from trackformat.sim.drivers import outlook as ol
 from trackformat.sim.drivers import strong as reference
 from trackformat.sim.kernel.arrays import BoardArrays
-from trackformat.sim.kernel.jit import CACHE
+from trackformat.sim.kernel.cache import CACHE
 from trackformat.sim.move.gears import face_distribution
 from trackformat.sim.race.grid import new_race
 

@@ -1,7 +1,7 @@
 """Compiling the kernel before the first race, and saying so when it takes a while.
 
 numba compiles a function the first time it runs; from then on its machine code comes from the
-cache folder (:data:`~trackformat.sim.kernel.jit.CACHE`). The first run after an install
+cache folder (:data:`~trackformat.sim.kernel.cache.CACHE`). The first run after an install
 (or after the kernel's code changed) therefore spends a minute or so compiling: rather than let
 a test drive seem to hang, the first race of a process (:func:`announced`) says on stderr that
 it is compiling, and how long it took; :func:`is_cached` tells a caller that wants to compile
@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-from trackformat.sim.kernel.jit import CACHE
+from trackformat.sim.kernel.cache import CACHE, KEPT, NOTE
 
 OWN_CODE = ("cautious", "strong")
 """The drivers whose code the race loop holds only for a line-up that has them (see
@@ -55,8 +55,13 @@ def announced(run: Callable[[], T], variant: str, err: TextIO | None = None,
     where = folder if folder is not None else CACHE
     if cold:
         drop_old_kernels(where)
-        print(f"trackformat: compiling the race kernel, once (kept in {where})...",
-              file=stream, flush=True)
+        if folder is None and NOTE is not None:  # not in the user's cache folder: say why
+            once = "once" if KEPT else "for this process only"
+            print(f"trackformat: compiling the race kernel, {once} ({NOTE})...", file=stream,
+                  flush=True)
+        else:
+            print(f"trackformat: compiling the race kernel, once (kept in {where})...",
+                  file=stream, flush=True)
     started = time.perf_counter()
     result = run()
     seconds = time.perf_counter() - started

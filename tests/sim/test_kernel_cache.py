@@ -1,0 +1,95 @@
+"""Where the compiled kernel is kept: the user's cache folder, else a folder of the user's own in
+the temporary folder, else nowhere, and a test drive that still races when nothing can keep it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.factories import ring
+from trackformat.io import save_track
+from trackformat.sim.kernel.cache import place_for, private_temporary
+
+ROOT = Path(__file__).resolve().parents[2]
+OWN = f"formula-d-trackkit-{os.getuid()}" if hasattr(os, "getuid") else "formula-d-trackkit"
+
+
+def _blocked(tmp_path: Path) -> Path:
+    """A cache folder that cannot be made, whoever runs the tests (root included): its parent
+    is a file."""
+    (tmp_path / "a-file").write_text("not a folder", encoding="utf-8")
+    return tmp_path / "a-file" / "cache"
+
+
+def test_the_users_cache_folder_keeps_the_kernel_when_it_can(tmp_path: Path) -> None:
+    place = place_for(tmp_path / "cache", "v1", temporary=tmp_path / "tmp")
+    assert place == (tmp_path / "cache" / "kernel-v1", True, None)
+    assert place.folder.is_dir()
+    assert not (tmp_path / "tmp").exists(), "the temporary folder is left alone"
+
+
+def test_an_unwritable_cache_folder_falls_back_to_the_users_own_temporary_folder(
+    tmp_path: Path
+) -> None:
+    (tmp_path / "tmp").mkdir()
+    blocked = _blocked(tmp_path)
+    place = place_for(blocked, "v1", temporary=tmp_path / "tmp")
+    spare = tmp_path / "tmp" / OWN / "numba"
+    assert place.folder == spare / "kernel-v1" and place.kept
+    assert place.folder.is_dir()
+    assert place.note == (f"{blocked} cannot be written (Not a directory), so the compiled "
+                          f"kernel is kept in {spare}")
+    if hasattr(os, "getuid"):
+        assert (tmp_path / "tmp" / OWN).stat().st_mode & 0o777 == 0o700
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="folders have no owner's mode here")
+def test_a_temporary_folder_others_can_write_to_is_not_used(tmp_path: Path) -> None:
+    # numba runs the code it finds in its cache: a folder someone else could write to would
+    # let them run code as this user.
+    (tmp_path / "tmp" / OWN).mkdir(parents=True)
+    (tmp_path / "tmp" / OWN).chmod(0o777)
+    assert private_temporary(tmp_path / "tmp") is None
+    (tmp_path / "tmp" / OWN).rmdir()
+    (tmp_path / "elsewhere").mkdir(mode=0o700)
+    (tmp_path / "tmp" / OWN).symlink_to(tmp_path / "elsewhere")
+    assert private_temporary(tmp_path / "tmp") is None, "a link in its place is not followed"
+    blocked = _blocked(tmp_path)
+    place = place_for(blocked, "v1", temporary=tmp_path / "tmp")
+    assert place == (blocked / "kernel-v1", False, (
+        f"no folder can keep the compiled kernel: {blocked} cannot be written (Not a "
+        "directory), nor a folder of this user's own in the temporary folder; set "
+        "NUMBA_CACHE_DIR to a folder you can write to"))
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="folders have no owner's mode here")
+def test_a_test_drive_with_nowhere_to_keep_the_kernel_races_on_the_reference_engine(
+    tmp_path: Path
+) -> None:
+    """A read-only home and no private temporary folder: numba used to refuse to define the
+    kernel's functions, and the test drive stopped with an internal error."""
+    track = tmp_path / "ring.json"
+    save_track(ring(), track)
+    shared = tmp_path / "shared-tmp"
+    (shared / OWN).mkdir(parents=True)
+    (shared / OWN).chmod(0o777)  # someone else's to write to as well: not used
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(_blocked(tmp_path)), TMPDIR=str(shared),
+               PYTHONPATH=str(ROOT))
+    done = subprocess.run(
+        [sys.executable, "-m", "trackformat", "testdrive", str(track), "--races", "3",
+         "--cars", "3"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert done.stderr.splitlines() == [
+        f"trackformat: no folder can keep the compiled kernel: {tmp_path / 'a-file' / 'cache'} "
+        "cannot be written (Not a directory), nor a folder of this user's own in the "
+        "temporary folder; set NUMBA_CACHE_DIR to a folder you can write to; the reference "
+        "engine races instead (the same races, slower)"]
+    assert done.stdout.startswith(f"Test ring ({track}): 3 races of 3 cars")
+    assert done.stdout.strip().splitlines()[-1].endswith("1 worker, reference engine)"), (
+        done.stdout)
+    assert not any((shared / OWN).iterdir()), "nothing written where others can write"
