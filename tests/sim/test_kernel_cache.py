@@ -1,9 +1,12 @@
 """Where the compiled kernel is kept: the user's cache folder, else a folder of the user's own in
-the temporary folder, else nowhere, and a test drive that still races when nothing can keep it."""
+the temporary folder, else nowhere, and a test drive that still races when nothing can keep it,
+or when a file of the cache is damaged."""
 
 from __future__ import annotations
 
+import io
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +16,7 @@ import pytest
 from tests.factories import ring
 from trackformat.io import save_track
 from trackformat.sim.kernel.cache import place_for, private_temporary
+from trackformat.sim.kernel.warm import read_again
 
 ROOT = Path(__file__).resolve().parents[2]
 OWN = f"formula-d-trackkit-{os.getuid()}" if hasattr(os, "getuid") else "formula-d-trackkit"
@@ -93,3 +97,54 @@ def test_a_test_drive_with_nowhere_to_keep_the_kernel_races_on_the_reference_eng
     assert done.stdout.strip().splitlines()[-1].endswith("1 worker, reference engine)"), (
         done.stdout)
     assert not any((shared / OWN).iterdir()), "nothing written where others can write"
+
+
+def _drive(track: Path, cache: Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    return subprocess.run(
+        [sys.executable, "-m", "trackformat", "testdrive", str(track), "--races", "2",
+         "--cars", "3"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_a_damaged_file_of_the_compiled_kernel_is_compiled_again(
+    compiled_kernel: None, tmp_path: Path
+) -> None:
+    """numba fails to read a damaged file of its cache in every process from then on: every
+    test drive used to stop with an internal error until the user found the folder."""
+    from trackformat.rules import load_ruleset
+    from trackformat.sim import Board
+    from trackformat.sim.kernel.cache import CACHE
+    from trackformat.sim.kernel.race import KernelRacer
+
+    track = tmp_path / "ring.json"
+    save_track(ring(), track)
+    racer = KernelRacer(Board.of(ring()), load_ruleset("formula-d"), ["strong"] * 3, 2)
+    racer.count(0, *racer.count_tables())  # the counting a test drive does, in the cache too
+    cache = tmp_path / "cache"
+    shutil.copytree(CACHE, cache / CACHE.name)  # the kernel compiled, as a user's cache
+    [index] = (cache / CACHE.name).glob("*/counts.count_log-*.nbi")
+    index.write_bytes(b"\x80\x05damaged on disk")
+    first = _drive(track, cache)
+    assert first.returncode == 0, first.stderr
+    assert "Traceback" not in first.stderr and "internal error" not in first.stderr
+    [line] = first.stderr.splitlines()
+    assert line.startswith(f"trackformat: the compiled kernel in {index.parent} could not be "
+                           f"read ({index.name}: UnpicklingError: "), line
+    assert line.endswith("the files of 1 of its functions are removed, and compiled again")
+    assert first.stdout.strip().splitlines()[-1].endswith("1 worker, kernel engine)")
+    again = _drive(track, cache)
+    assert again.returncode == 0 and again.stderr == "", again.stderr
+    report = [line for line in first.stdout.splitlines() if " races in " not in line]
+    assert [line for line in again.stdout.splitlines() if " races in " not in line] == report
+
+
+def test_an_error_that_is_not_the_caches_is_raised_as_it_is(tmp_path: Path) -> None:
+    calls = []
+
+    def race() -> None:
+        calls.append(1)
+        raise ValueError("a bug of the kernel")
+
+    with pytest.raises(ValueError, match="a bug of the kernel"):
+        read_again(race, err=io.StringIO())
+    assert calls == [1], "not raced again"

@@ -64,6 +64,24 @@ def test_the_strong_tables_kept_on_disk_are_the_ones_built(tmp_path: Path,
     assert not np.array_equal(other[2], built[2]) or other[1].tolist() != built[1].tolist()
 
 
+@pytest.mark.parametrize("damage", ["truncated", "emptied"])
+def test_strong_tables_damaged_on_disk_are_built_again(damage: str, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from trackformat.sim.kernel import strong_tables as kstrong
+    from trackformat.sim.kernel.moves import board_arrays
+
+    monkeypatch.setattr(kstrong, "CACHE", tmp_path)
+    the_board, rules = board("ring"), load_ruleset("formula-d")
+    built = kstrong.tables(the_board, board_arrays(the_board), rules, 2)
+    [kept] = tmp_path.rglob("*.npz")
+    whole = kept.read_bytes()
+    kept.write_bytes(whole[:len(whole) // 2] if damage == "truncated" else b"")
+    again = kstrong.tables(the_board, board_arrays(the_board), rules, 2)
+    for mine, theirs in zip(built, again, strict=True):
+        assert np.array_equal(mine, theirs)
+    assert kept.read_bytes() == whole, "written over with the tables built again"
+
+
 def test_the_strong_tables_on_disk_are_bounded_the_least_recently_used_dropped(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import os

@@ -77,7 +77,7 @@ from trackformat.sim.kernel.log import (
     note,
 )
 from trackformat.sim.kernel.moves import board_arrays
-from trackformat.sim.kernel.warm import announced, variant_of
+from trackformat.sim.kernel.warm import announced, reading_again, variant_of
 from trackformat.sim.kernel.workspace import Workspace, new_workspace
 from trackformat.sim.race.grid import new_race
 from trackformat.sim.race.runner import CarResult, RaceResult
@@ -131,6 +131,7 @@ class KernelRacer:
         self.last_cars = np.zeros((0, kc.CAR_COLUMNS), np.int64)
         """The car table as the last race left it (for checks on the kernel's own numbers)."""
 
+    @reading_again
     def race(self, seed: int, driver_seeds: Sequence[int] | None = None) -> RaceResult:
         """The race of ``seed``, its events read back as the engine's; car ``n``'s random
         driver is seeded as ``RandomDriver(driver_seeds[n])`` seeds it (by default, as the test
@@ -139,6 +140,7 @@ class KernelRacer:
         events = (*played.grid, *events_of(self.log, int(self.cursor[L_USED]), self.arrays))
         return self._result(seed, played, events)
 
+    @reading_again
     def count(self, seed: int, corners: Ints, spaces: Ints,
               driver_seeds: Sequence[int] | None = None) -> RaceOutcome:
         """The race of ``seed`` (bots seeded as :meth:`race` seeds them), its corner and space

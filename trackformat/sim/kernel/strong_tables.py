@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zipfile
+import zlib
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -72,8 +74,8 @@ def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> Tabl
             loaded = tuple(stored[f"t{n}"] for n in range(6))
         os.utime(path)  # used now: the last to be dropped (see _keep_newest)
         return loaded
-    except (OSError, ValueError, KeyError):
-        pass  # not kept yet, or unreadable: built again
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error):
+        pass  # not kept yet, or damaged on disk: built again (and written over)
     built = _tables(board, arrays, rules, laps)
     try:
         folder.mkdir(parents=True, exist_ok=True)

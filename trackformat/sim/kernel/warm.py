@@ -12,12 +12,15 @@ folder once compiled.
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import pickle
 import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import ParamSpec, TextIO, TypeVar
 
 from trackformat.sim.kernel.cache import CACHE, KEPT, NOTE
 
@@ -26,6 +29,7 @@ OWN_CODE = ("cautious", "strong")
 :mod:`~trackformat.sim.kernel.drivers`); the random driver's is always there."""
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 def variant_of(bots: Sequence[str]) -> str:
@@ -94,3 +98,71 @@ def drop_old_kernels(folder: Path, kept: int = KEPT_VERSIONS) -> None:
             continue  # removed meanwhile
     for _, path in sorted(others, reverse=True)[kept:]:
         shutil.rmtree(path, ignore_errors=True)
+
+
+def read_again(call: Callable[[], T], err: TextIO | None = None) -> T:
+    """``call()`` (a race on the kernel). Should numba fail to read a compiled function from
+    its cache (a file damaged on disk, which every process would fail to read from then on),
+    that function's files, and those of every other function of the folder that do not read
+    either, are removed, the user told, and ``call()`` run again, which compiles them anew.
+    Any other error is the caller's."""
+    removed: set[Path] = set()
+    while True:
+        try:
+            return call()
+        except Exception as error:
+            damaged = damaged_cache_file(error)
+            if damaged is None or damaged in removed:
+                raise
+            found = {damaged, *unreadable(damaged.parent)}
+            print(f"trackformat: the compiled kernel in {damaged.parent} could not be read "
+                  f"({damaged.name}: {type(error).__name__}: {error}); the files of "
+                  f"{len(found)} of its functions are removed, and compiled again",
+                  file=err if err is not None else sys.stderr, flush=True)
+        removed |= found
+        for index in found:
+            for path in (index, *index.parent.glob(f"{index.stem}.*.nbc")):
+                with contextlib.suppress(OSError):  # then read again, and fail alike: raised
+                    path.unlink(missing_ok=True)
+
+
+def unreadable(folder: Path) -> set[Path]:
+    """The index files of the functions in numba's cache ``folder`` whose index or machine
+    code cannot be unpickled, as numba reads them."""
+    found = set()
+    for index in folder.glob("*.nbi"):
+        try:
+            with index.open("rb") as stream:
+                pickle.load(stream)  # numba's version
+                pickle.loads(stream.read())
+            for data in index.parent.glob(f"{index.stem}.*.nbc"):
+                pickle.loads(data.read_bytes())
+        except Exception:  # whatever a damaged pickle raises
+            found.add(index)
+    return found
+
+
+def reading_again(method: Callable[P, T]) -> Callable[P, T]:
+    """Decorate a racer's method that races on the kernel to run under :func:`read_again`."""
+    @functools.wraps(method)
+    def reading(*args: P.args, **kwargs: P.kwargs) -> T:
+        return read_again(lambda: method(*args, **kwargs))
+
+    return reading
+
+
+def damaged_cache_file(error: BaseException) -> Path | None:
+    """The index file of the compiled function numba was loading from its cache when it raised
+    ``error``; None when ``error`` was not raised loading from the cache. (numba raises
+    whatever reading the file raised: an unpickling error, an end of file, a broken object.)"""
+    loading, index = False, None
+    trace = error.__traceback__
+    while trace is not None:
+        code = trace.tb_frame.f_code
+        if Path(code.co_filename).parts[-3:] == ("numba", "core", "caching.py"):
+            loading = loading or code.co_name == "load_overload"
+            owner = trace.tb_frame.f_locals.get("self")
+            owner = getattr(owner, "_cache_file", owner)  # numba's cache, or its files
+            index = getattr(owner, "_index_path", index)
+        trace = trace.tb_next
+    return Path(index) if loading and index is not None else None
