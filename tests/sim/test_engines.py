@@ -8,6 +8,7 @@ what the batch does around it."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -143,6 +144,27 @@ def test_a_compile_holds_off_only_the_compiles_of_its_own_mix_of_drivers(
     finally:
         started.process.kill()
         started.process.wait()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a process is not asked whether it runs")
+@pytest.mark.usefixtures("cold")
+def test_the_mark_of_a_compile_that_stopped_holds_off_no_compile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A compile stopped (killed, crashed, the machine shut down) leaves its mark: the batches
+    # of the next ten minutes used to race on the reference engine, waiting for it.
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    mark = engines._mark(spec())
+    mark.parent.mkdir(parents=True, exist_ok=True)
+    mark.write_text(str(os.getpid()), encoding="utf-8")
+    assert engines.compiling_elsewhere(spec()), "a compile in a process that runs"
+    mark.write_text(ended.stdout.strip(), encoding="utf-8")
+    assert not engines.compiling_elsewhere(spec())
+    _, lines = prepared_cold(monkeypatch, "import sys\nsys.stdin.read()")
+    (started,) = engines._compiling.values()
+    started.process.wait()
+    assert lines == ["trackformat: compiling the race kernel in a process of its own, once; the "
+                     "reference engine races meanwhile (the same races)"]
 
 
 def test_an_unknown_way_for_a_cold_kernel_is_refused() -> None:

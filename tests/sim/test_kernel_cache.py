@@ -7,8 +7,10 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -100,17 +102,23 @@ def test_a_test_drive_with_nowhere_to_keep_the_kernel_races_on_the_reference_eng
 
 
 def _drive(track: Path, cache: Path) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", "trackformat", "testdrive", str(track), "--races", "2",
-         "--cars", "3"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run(_drive_command(track), cwd=ROOT, env=_env(cache), capture_output=True,
+                          text=True, timeout=600)
 
 
-def test_a_damaged_file_of_the_compiled_kernel_is_compiled_again(
-    compiled_kernel: None, tmp_path: Path
-) -> None:
-    """numba fails to read a damaged file of its cache in every process from then on: every
-    test drive used to stop with an internal error until the user found the folder."""
+def _drive_command(track: Path) -> list[str]:
+    return [sys.executable, "-m", "trackformat", "testdrive", str(track), "--races", "2",
+            "--cars", "3"]
+
+
+def _env(cache: Path) -> dict[str, str]:
+    return dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+
+
+def _users_cache(tmp_path: Path) -> tuple[Path, Path]:
+    """A test track, and a copy of the compiled kernel's cache as a user's (the counting a test
+    drive does compiled in it too): the folder to name as ``NUMBA_CACHE_DIR``, and the
+    version's folder in it."""
     from trackformat.rules import load_ruleset
     from trackformat.sim import Board
     from trackformat.sim.kernel.cache import CACHE
@@ -119,9 +127,20 @@ def test_a_damaged_file_of_the_compiled_kernel_is_compiled_again(
     track = tmp_path / "ring.json"
     save_track(ring(), track)
     racer = KernelRacer(Board.of(ring()), load_ruleset("formula-d"), ["strong"] * 3, 2)
-    racer.count(0, *racer.count_tables())  # the counting a test drive does, in the cache too
+    racer.count(0, *racer.count_tables())
     cache = tmp_path / "cache"
-    shutil.copytree(CACHE, cache / CACHE.name)  # the kernel compiled, as a user's cache
+    shutil.copytree(CACHE, cache / CACHE.name)
+    return track, cache
+
+
+def test_a_damaged_file_of_the_compiled_kernel_is_compiled_again(
+    compiled_kernel: None, tmp_path: Path
+) -> None:
+    """numba fails to read a damaged file of its cache in every process from then on: every
+    test drive used to stop with an internal error until the user found the folder."""
+    from trackformat.sim.kernel.cache import CACHE
+
+    track, cache = _users_cache(tmp_path)
     [index] = (cache / CACHE.name).glob("*/counts.count_log-*.nbi")
     index.write_bytes(b"\x80\x05damaged on disk")
     first = _drive(track, cache)
@@ -148,3 +167,33 @@ def test_an_error_that_is_not_the_caches_is_raised_as_it_is(tmp_path: Path) -> N
     with pytest.raises(ValueError, match="a bug of the kernel"):
         read_again(race, err=io.StringIO())
     assert calls == [1], "not raced again"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="Ctrl-C is sent as a signal to a process group")
+def test_ctrl_c_on_a_first_test_drive_leaves_its_compile_to_finish(
+    compiled_kernel: None, tmp_path: Path
+) -> None:
+    """A user who stops a first test drive with Ctrl-C stopped its compile too, and the compile's
+    mark made every test drive of the next ten minutes race on the reference engine, "being
+    compiled by another process"."""
+    from trackformat.sim.kernel.cache import CACHE
+
+    track, cache = _users_cache(tmp_path)
+    for ready in (cache / CACHE.name).glob("ready-*"):
+        ready.unlink()  # the kernel not marked compiled: a test drive compiles it alongside
+    first = subprocess.Popen(
+        [*_drive_command(track)[:-4], "--races", "2000"], cwd=ROOT, env=_env(cache),
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert first.stderr is not None
+    assert first.stderr.readline().startswith(
+        "trackformat: compiling the race kernel in a process of its own")
+    os.killpg(first.pid, signal.SIGINT)  # what the terminal does on Ctrl-C
+    assert first.wait(timeout=120) != 0, "the test drive stopped"
+    deadline = time.monotonic() + 300
+    while not (cache / CACHE.name / "ready-strong").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert (cache / CACHE.name / "ready-strong").exists(), "the compile finished all the same"
+    again = _drive(track, cache)
+    assert again.returncode == 0 and again.stderr == "", again.stderr
+    assert again.stdout.strip().splitlines()[-1].endswith("1 worker, kernel engine)")

@@ -139,9 +139,13 @@ class BackgroundCompile:
         self.started = time.perf_counter()
         # Open as long as the compile runs: read should it fail.
         self._errors: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
+        # In a session of its own, out of reach of the terminal's Ctrl-C: a user who stops a
+        # first test drive would otherwise stop its compile too, and every test drive after it
+        # would start a compile of its own again.
         self.process = subprocess.Popen(
             compile_command(), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-            stderr=self._errors)
+            stderr=self._errors, start_new_session=True,
+            creationflags=getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0))
         _mark_compiling(spec, self.process.pid)
         assert self.process.stdin is not None
         # A board's spec is more than a pipe holds, and the process reads it only once it has
@@ -215,11 +219,30 @@ def _mark_compiling(spec: DriveSpec, pid: int) -> None:
 
 def compiling_elsewhere(spec: DriveSpec) -> bool:
     """Whether another process started compiling this version of the kernel, for the batch's
-    mix of drivers, lately."""
+    mix of drivers, lately, and is still at it (a compile stopped or crashed leaves its
+    mark)."""
+    mark = _mark(spec)
     try:
-        return time.time() - _mark(spec).stat().st_mtime < MARK_SECONDS
-    except OSError:
+        if time.time() - mark.stat().st_mtime >= MARK_SECONDS:
+            return False
+        pid = int(mark.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return False
+    return _running(pid)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is running; assumed so where a process cannot be asked without
+    being stopped (Windows)."""
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # another user's
+    return True
 
 
 class KernelSupply:
