@@ -197,3 +197,18 @@ def test_ctrl_c_on_a_first_test_drive_leaves_its_compile_to_finish(
     again = _drive(track, cache)
     assert again.returncode == 0 and again.stderr == "", again.stderr
     assert again.stdout.strip().splitlines()[-1].endswith("1 worker, kernel engine)")
+
+
+def test_another_numba_keeps_its_compiled_kernel_in_a_folder_of_its_own(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an upgrade of numba, the folder of the kernel said it was compiled while numba found
+    none of its machine code there: the first test drive compiled it, unannounced, before its
+    first race."""
+    from trackformat.sim.kernel import cache
+
+    here = cache.source_fingerprint()
+    assert cache.source_fingerprint() == here, "the same install, the same folder"
+    assert cache.CACHE.name == f"kernel-{here}"
+    monkeypatch.setattr(cache, "compiler_version", lambda: "0.1.0")
+    assert cache.source_fingerprint() != here

@@ -25,6 +25,7 @@ import os
 import stat
 import sys
 import tempfile
+from importlib import metadata
 from pathlib import Path
 from typing import NamedTuple
 
@@ -41,17 +42,30 @@ def cache_folder() -> Path:
 
 
 def source_fingerprint() -> str:
-    """A hash of the kernel's source (and of the generator's constants it compiles in).
+    """A hash of the kernel's source (and of the generator's constants it compiles in), of
+    where it is installed, and of the numba and Python that compile it.
 
     numba checks a cached function against its own file only: a function that calls into
     another module, or reads a constant from it, would keep running its old machine code after
-    that module changed. Every version of the kernel's source therefore gets its own folder."""
+    that module changed. Every version of the kernel's source therefore gets its own folder.
+    So does every numba, every Python and every place of install: numba would find none of its
+    machine code in the folder of another, and compile the whole kernel again in the first
+    race, unannounced, since the folder says it is compiled."""
     folder = Path(__file__).resolve().parent
     digest = hashlib.blake2b(digest_size=8)
     for path in (*sorted(folder.glob("*.py")), folder.parent / "core" / "dice.py"):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
+    digest.update(f"{folder}|{compiler_version()}|{sys.version}".encode())
     return digest.hexdigest()
+
+
+def compiler_version() -> str:
+    """The version of numba installed (read from its metadata: numba is not imported here)."""
+    try:
+        return metadata.version("numba")
+    except metadata.PackageNotFoundError:
+        return "none"
 
 
 class Place(NamedTuple):
