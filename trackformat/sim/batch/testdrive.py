@@ -318,16 +318,13 @@ def _pooled(context: DriveContext, chunks: Sequence[Chunk],
             if futures[index].cancel():  # no worker has it yet: this process races it
                 yield chunk, run_chunk(context, chunk)
                 left -= 1
-            while not finished.empty():
+            # What the workers finished, handed on; after the last chunk, the rest as it comes.
+            last = index == len(chunks) - 1
+            while left and (last or not finished.empty()):
                 done = finished.get()
-                if not futures[done].cancelled():
+                if not futures[done].cancelled():  # a chunk this process took: not a worker's
                     left -= 1
                     yield chunks[done], futures[done].result()
-        while left:
-            index = finished.get()
-            if not futures[index].cancelled():
-                left -= 1
-                yield chunks[index], futures[index].result()
     except BaseException:
         # Interrupted or failed: the chunks still running are of no use, and waiting for them
         # could take minutes, so the workers are stopped at once.

@@ -26,12 +26,15 @@ kernel reproduces it race for race, event for event, and tests compare the two. 
 - ``counts``: a race's corner and space counts read from its log, for test drives;
 - ``drivers``, ``cautious``, ``strong``: the bots' choices (the random driver's in ``drivers``,
   which leaves out of the race loop the code of the drivers a line-up does not have);
-- ``race``: whole races (:class:`~trackformat.sim.kernel.race.KernelRacer`), which the batch
-  runner uses unless asked for the reference engine;
+- ``turns``: the race loop, game turn by game turn, each car's turn as the readable race plays
+  it;
+- ``race``: whole races (:class:`~trackformat.sim.kernel.race.KernelRacer`), a batch made into
+  arrays once and each race's result read back, which the batch runner uses unless asked for
+  the reference engine;
 - ``limits``: the boards and rulesets whose moves would outgrow the kernel's route rows, found
   before a batch races (such a batch races on the readable engine);
 - ``warm``: saying on stderr that the kernel is compiling, and how long it took, when the cache
-  is cold (for the line-up's mix of drivers).
+  is cold (for the line-up's mix of drivers), and compiling again what a damaged cache holds.
 
 This is the only room that knows about compiled code.
 
