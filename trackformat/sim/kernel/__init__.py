@@ -26,6 +26,9 @@ kernel reproduces it race for race, event for event, and tests compare the two. 
 - ``counts``: a race's corner and space counts read from its log, for test drives;
 - ``drivers``, ``cautious``, ``strong``: the bots' choices (the random driver's in ``drivers``,
   which leaves out of the race loop the code of the drivers a line-up does not have);
+- ``safety`` and ``reach``: what the cautious driver calls a safe move, of a move row, of a
+  face read straight from a walk, and, before any walk, of every place where a car's routes
+  may end (``reach``), which rules out most of the gears the driver gives up;
 - ``turns``: the race loop, game turn by game turn, each car's turn as the readable race plays
   it;
 - ``race``: whole races (:class:`~trackformat.sim.kernel.race.KernelRacer`), a batch made into

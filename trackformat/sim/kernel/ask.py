@@ -185,6 +185,59 @@ def rows_of_roll(moves: Ints, roll: int) -> Ints:
     return moves[first:end].copy()
 
 
+Found = tuple[Ints, kp.Walked, Ints]
+"""What a driver found of the moves of the gear it chose, for the race to read its roll's moves
+from rather than walk them again: the moves of every face of the gear (rows, as
+:func:`moves_for` gives them), or a walk of the car ready to price any face (:func:`walk_for`'s
+walk and terms), or neither (no rows, no terms: the race walks the roll)."""
+
+
+@inlined
+def found_moves(moves: Ints, nothing: Found) -> Found:
+    """A driver's find: the moves of every face of its gear (``nothing``: the race's empty find
+    of :func:`found_nothing`, whose arrays fill the parts not found, so that no find
+    allocates)."""
+    return moves, nothing[1], nothing[2]
+
+
+@inlined
+def found_walk(walked: kp.Walked, terms: Ints, nothing: Found) -> Found:
+    """A driver's find: a walk of the car for every face of its gear, not yet priced."""
+    return nothing[0], walked, terms
+
+
+@inlined
+def found_nothing() -> Found:
+    """The find of a driver that looked at no moves (or at moves the car no longer has): made
+    once per race, and handed to the drivers to fill in."""
+    return np.empty((0, kp.MOVE_COLUMNS), np.int64), _no_walk(), np.empty(0, np.int64)
+
+
+@inlined
+def _no_walk() -> kp.Walked:
+    return (np.empty((0, kw.WALK_ROW), np.int64), np.empty((0, kp.FIRST_COLUMNS), np.int64), 0,
+            np.empty(0, np.int64), np.zeros(0, np.bool_), np.empty(0, np.int64),
+            np.empty(0, np.int64))
+
+
+@inlined
+def moves_of_roll(found: Found, cars: Ints, index: int, debris: Ints, roll: int,
+                  board: tuple[Ints, ...], rules: tuple[Ints, ...],
+                  workspace: Workspace) -> Ints:
+    """The legal moves of car ``index`` for ``roll``, read from what its driver found while it
+    chose the gear (priced from its walk, which the workspace still holds), else walked."""
+    moves, walked, terms = found
+    if len(moves):
+        return rows_of_roll(moves, roll)
+    if len(terms):
+        rolls = np.empty(1, np.int64)
+        rolls[0] = roll
+        rows, _ = priced(walked, rolls, terms, rules, workspace,
+                         np.empty((0, kp.MOVE_COLUMNS), np.int64), 0)
+        return rows
+    return roll_moves(cars, index, debris, roll, board, rules, workspace)
+
+
 @inlined
 def slipstream_moves(cars: Ints, index: int, debris: Ints, move: Ints,
                      board: tuple[Ints, ...], rules: tuple[Ints, ...],

@@ -24,8 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from trackformat.sim.kernel import cautious as kcautious
-from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel import strong as kstrong
+from trackformat.sim.kernel.ask import Found, found_moves
 from trackformat.sim.kernel.dice import randrange
 from trackformat.sim.kernel.jit import by_types, is_none
 from trackformat.sim.kernel.workspace import Workspace
@@ -47,31 +47,32 @@ def _present(drivers: Any) -> tuple[bool, bool]:
 
 
 def choose_gear(drivers: tuple, options: Ints, cars: Ints, index: int, debris: Ints,  # type: ignore[type-arg]
-                board: tuple[Ints, ...], rules: tuple[Ints, ...],
-                workspace: Workspace) -> tuple[int, Ints]:
+                board: tuple[Ints, ...], rules: tuple[Ints, ...], workspace: Workspace,
+                nothing: Found) -> tuple[int, Found]:
     """The row of ``options`` (gear option rows, lowest gear first) the car's driver takes, and
-    the moves of every face of that gear the driver found on the way, as the car has them once
-    its shift is paid (no rows when it found none): the race reads its roll's moves there
-    rather than walk them again. Compiled code only (see :func:`_choose_gear`)."""
+    what it found on the way of the moves of that gear as the car has them once its shift is
+    paid (:data:`~trackformat.sim.kernel.ask.Found`; ``nothing`` is the race's empty find): the
+    race reads its roll's moves there rather than walk them again. Compiled code only (see
+    :func:`_choose_gear`)."""
     raise NotImplementedError("compiled code only")
 
 
 @by_types(choose_gear)
 def _choose_gear(drivers: Any, options: Any, cars: Any, index: Any, debris: Any, board: Any,
-                 rules: Any, workspace: Any) -> Any:
+                 rules: Any, workspace: Any, nothing: Any) -> Any:
     cautious, strong = _present(drivers)
 
     def choose(drivers: Any, options: Any, cars: Any, index: Any, debris: Any, board: Any,
-               rules: Any, workspace: Any) -> tuple[int, Ints]:
+               rules: Any, workspace: Any, nothing: Any) -> tuple[int, Found]:
         kind = drivers[KIND][index]
         if cautious and kind == CAUTIOUS:
             return kcautious.gear(drivers[CAUTIOUS_TABLES], options, cars, index, debris, board,
-                                  rules, workspace)
+                                  rules, workspace, nothing)
         if strong and kind == STRONG:
-            return kstrong.gear(drivers[STRONG_TABLES], options, cars, index, debris, board,
-                                rules, workspace)
-        return (randrange(drivers[SEEDS][index], len(options)),
-                np.empty((0, kp.MOVE_COLUMNS), np.int64))
+            chosen, moves = kstrong.gear(drivers[STRONG_TABLES], options, cars, index, debris,
+                                         board, rules, workspace)
+            return chosen, found_moves(moves, nothing)
+        return randrange(drivers[SEEDS][index], len(options)), nothing
 
     return choose
 

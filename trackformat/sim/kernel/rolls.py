@@ -109,56 +109,18 @@ def price_rolls(walked: Walked, rolls: Ints, terms: Ints, block_brakes: Ints,
     if len(kept) < len(rolls) * outcomes:
         kept = np.empty((len(rolls) * outcomes, KEPT_COLUMNS), np.int64)
     mask = table_slots(outcomes) - 1
-    brakes_left, tyres_left = terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT]
-    entry_brakes, entry_tyres = terms[T_ENTRY_BRAKES], terms[T_ENTRY_TYRES]
-    per_space = terms[T_BRAKES_PER_SPACE]
     total = 0
     for roll in rolls:
-        deepest = min(roll, MAX_DEPTH)
-        while deepest >= 0 and not on_track[deepest]:
-            deepest -= 1
-        blocked_at = deepest if 0 <= deepest < roll else -1
+        blocked_at = blocked_depth(on_track, roll)
         start = total
         for f in range(outcomes):
             depth = depths[f]
             if depth > roll:
                 continue
-            # Full, braking, blocked or in the pit lane (see legal._price).
-            braking, left_over = 0, -1
-            if firsts[f, F_PIT] >= 0:
-                if firsts[f, F_PIT] == 0 and not (terms[T_LEAVING_PIT] and depth == roll):
-                    continue
-            elif depth == blocked_at:
-                left_over = roll - depth
-            elif depth < roll:
-                braking = (roll - depth) * per_space
-                if braking > brakes_left:
-                    continue  # nobody brakes without the WP (corner entries only add to it)
-            entries = firsts[f, F_ENTRIES]
-            eliminated = firsts[f, F_ELIMINATED]
-            paid_tyres = min(firsts[f, F_OVER_TYRES] + entries * entry_tyres, tyres_left)
-            brakes = braking + entries * entry_brakes
-            blocked = 0
-            if left_over >= 0:
-                blocked = left_over
-                if left_over >= terms[T_BLOCK_FROM]:
-                    if eliminated == NOT_ELIMINATED:
-                        eliminated = BY_BLOCKED
-                else:
-                    cost_brakes = block_brakes[left_over]
-                    cost_tyres = block_tyres[left_over]
-                    brakes += cost_brakes
-                    if (cost_brakes + entries * entry_brakes > brakes_left
-                            or cost_tyres > tyres_left - paid_tyres):
-                        if eliminated == NOT_ELIMINATED:
-                            eliminated = BY_BLOCKED
-                    else:
-                        paid_tyres += cost_tyres
-            if brakes > brakes_left:
-                if left_over < 0:
-                    continue  # nobody brakes (or pays a corner entry) without the WP
-                brakes = brakes_left
-            spins = 1 if firsts[f, F_SPIN] and eliminated == NOT_ELIMINATED else 0
+            is_move, brakes, paid_tyres, blocked, spins, eliminated = outcome_price(
+                firsts, f, depth, roll, blocked_at, terms, block_brakes, block_tyres)
+            if not is_move:
+                continue
             kind = firsts[f, F_CLASS]
             # Each distinct move once (its class, costs, blocking, spin and elimination).
             h = (((((kind * 1000003 + brakes) * 1000003 + paid_tyres) * 1000003 + blocked)
@@ -246,3 +208,61 @@ def price_rolls(walked: Walked, rolls: Ints, terms: Ints, block_brakes: Ints,
         row[M_ENTRIES] = terms[T_CARRIED] + routes[r, R_ENTRIES]
         row[M_SLIPSTREAM] = terms[T_SLIPSTREAM]
     return out, used + total
+
+
+@inlined
+def blocked_depth(on_track: npt.NDArray[np.bool_], roll: int) -> int:
+    """The depth where cars block every way of a walk for ``roll`` (its deepest route on the
+    track, when that is short of the roll), or -1 when they do not."""
+    deepest = min(roll, MAX_DEPTH)
+    while deepest >= 0 and not on_track[deepest]:
+        deepest -= 1
+    return deepest if 0 <= deepest < roll else -1
+
+
+@inlined
+def outcome_price(firsts: Ints, f: int, depth: int, roll: int, blocked_at: int, terms: Ints,
+                  block_brakes: Ints, block_tyres: Ints) -> tuple[bool, int, int, int, int, int]:
+    """What outcome ``f`` of a walk (``depth`` spaces, not past ``roll``) is as a move of
+    ``roll`` (see ``legal._price``): whether it is one at all (full, braking, blocked or in the
+    pit lane), and then its brakes and tyres WP, the spaces left over when blocked, whether it
+    spins the car and what eliminates it (``M_*`` columns of the same names). Shared by pricing
+    and by the drivers that only ask whether some move of a roll will do."""
+    brakes_left, tyres_left = terms[T_BRAKES_LEFT], terms[T_TYRES_LEFT]
+    entry_brakes, entry_tyres = terms[T_ENTRY_BRAKES], terms[T_ENTRY_TYRES]
+    braking, left_over = 0, -1
+    if firsts[f, F_PIT] >= 0:
+        if firsts[f, F_PIT] == 0 and not (terms[T_LEAVING_PIT] and depth == roll):
+            return False, 0, 0, 0, 0, 0
+    elif depth == blocked_at:
+        left_over = roll - depth
+    elif depth < roll:
+        braking = (roll - depth) * terms[T_BRAKES_PER_SPACE]
+        if braking > brakes_left:
+            return False, 0, 0, 0, 0, 0  # nobody brakes without the WP (entries only add)
+    entries = firsts[f, F_ENTRIES]
+    eliminated = firsts[f, F_ELIMINATED]
+    paid_tyres = min(firsts[f, F_OVER_TYRES] + entries * entry_tyres, tyres_left)
+    brakes = braking + entries * entry_brakes
+    blocked = 0
+    if left_over >= 0:
+        blocked = left_over
+        if left_over >= terms[T_BLOCK_FROM]:
+            if eliminated == NOT_ELIMINATED:
+                eliminated = BY_BLOCKED
+        else:
+            cost_brakes = block_brakes[left_over]
+            cost_tyres = block_tyres[left_over]
+            brakes += cost_brakes
+            if (cost_brakes + entries * entry_brakes > brakes_left
+                    or cost_tyres > tyres_left - paid_tyres):
+                if eliminated == NOT_ELIMINATED:
+                    eliminated = BY_BLOCKED
+            else:
+                paid_tyres += cost_tyres
+    if brakes > brakes_left:
+        if left_over < 0:
+            return False, 0, 0, 0, 0, 0  # nobody brakes (or pays an entry) without the WP
+        brakes = brakes_left
+    spins = 1 if firsts[f, F_SPIN] and eliminated == NOT_ELIMINATED else 0
+    return True, brakes, paid_tyres, blocked, spins, eliminated

@@ -68,6 +68,7 @@ def play_turns(cars: Ints, race: Ints, debris: Ints, dice: State,
     cars, race, debris, dice, drivers, board, rules, log, cursor, workspace = borrow(
         (cars, race, debris, dice, drivers, board, rules, log, cursor, workspace))
     game = rules[GAME]
+    nothing = ask.found_nothing()
     turn = 0
     while True:
         over = True
@@ -83,7 +84,7 @@ def play_turns(cars: Ints, race: Ints, debris: Ints, dice: State,
         for index in order:
             if cars[index, kc.C_STATUS] <= kc.SPUN:
                 _play_car(cars, race, debris, dice, drivers, index, board, rules, log, cursor,
-                          workspace)
+                          workspace, nothing)
     if not over:
         for index in range(len(cars)):
             if cars[index, kc.C_STATUS] <= kc.SPUN:
@@ -94,7 +95,7 @@ def play_turns(cars: Ints, race: Ints, debris: Ints, dice: State,
 @inlined
 def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # type: ignore[type-arg]
               index: int, board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints,
-              cursor: Ints, workspace: Workspace) -> None:
+              cursor: Ints, workspace: Workspace, nothing: ask.Found) -> None:
     """One car's turn, as :meth:`~trackformat.sim.race.runner.Race._play_car` plays it."""
     in_pit, numbers, game, flags = board[IN_PIT], rules[NUMBERS], rules[GAME], rules[FLAGS]
     car = cars[index]
@@ -117,7 +118,8 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,
             return
     options = kc.gear_option_rows(car, in_pit[car[kc.C_SPACE]] == 1, rules[SHIFTING],
                                   rules[SHIFT_COSTS])
-    chosen, known = kd.choose_gear(drivers, options, cars, index, debris, board, rules, workspace)
+    chosen, found = kd.choose_gear(drivers, options, cars, index, debris, board, rules, workspace,
+                                   nothing)
     option = options[chosen]
     _pay_shift(cars, index, option, debris, in_pit, numbers, log, cursor)
     if car[kc.C_STATUS] > kc.SPUN:
@@ -125,10 +127,10 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,
     faces = rules[GEARS][option[kc.O_GEAR] - 1]
     roll = faces[randrange(dice, faces[DIE])]
     note(log, cursor, E_GEAR_ROLL, index, option[kc.O_GEAR], roll, 0, 0)
-    if len(known) and option[kc.O_COST + kc.C_ENGINE - kc.C_WEAR] == 0:
-        # The driver's moves still hold: paying the shift changed no wear they depend on and
-        # dropped no debris (an engine WP can).
-        moves = ask.rows_of_roll(known, roll)
+    if option[kc.O_COST + kc.C_ENGINE - kc.C_WEAR] == 0:
+        # What the driver found still holds: paying the shift changed no wear its moves depend
+        # on and dropped no debris (an engine WP can).
+        moves = ask.moves_of_roll(found, cars, index, debris, roll, board, rules, workspace)
     else:
         moves = ask.roll_moves(cars, index, debris, roll, board, rules, workspace)
     move = moves[kd.choose_move(drivers, moves, roll, cars, index, debris, board, rules)]
