@@ -13,24 +13,30 @@ import pytest
 
 from tests.sim.positions import position
 from tests.sim.test_kernel_moves import PRESETS, TRACKS, board
-from trackformat.rules import load_ruleset
-from trackformat.sim import legal_moves
+from trackformat.rules import Ruleset, load_ruleset
+from trackformat.sim import Board, legal_moves
 from trackformat.sim.drivers.bots import CautiousDriver
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import cautious, game
 from trackformat.sim.kernel.arrays import BoardArrays
+from trackformat.sim.kernel.game import Ints
 from trackformat.sim.kernel.reach import CLEAN, IN_START_CORNER, SHORT, STANDINGS, reach
 from trackformat.sim.kernel.safety import no_safe_end
 
 POSITIONS = 150
 
 
+def _setup(track: str, preset: str) -> tuple[Board, Ruleset, BoardArrays, tuple[Ints, ...]]:
+    """The board, the rules, the board as arrays and the board tuple compiled code reads."""
+    the_board, rules = board(track), load_ruleset(preset)
+    arrays = BoardArrays.of(the_board)
+    return the_board, rules, arrays, game.board_tables(arrays)
+
+
 @pytest.mark.parametrize("track", TRACKS)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_legal_move_ends_where_the_car_may_reach(track: str, preset: str) -> None:
-    the_board, rules = board(track), load_ruleset(preset)
-    arrays = BoardArrays.of(the_board)
-    tables = game.board_tables(arrays)
+    the_board, rules, arrays, tables = _setup(track, preset)
     number = {name: n for n, name in enumerate(arrays.names)}
     rng = random.Random(f"reach:{track}:{preset}")
     checked = 0
@@ -60,9 +66,7 @@ def test_every_legal_move_ends_where_the_car_may_reach(track: str, preset: str) 
 @pytest.mark.parametrize("track", TRACKS)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_a_face_ruled_out_before_the_walk_has_no_safe_move(track: str, preset: str) -> None:
-    the_board, rules = board(track), load_ruleset(preset)
-    arrays = BoardArrays.of(the_board)
-    tables = game.board_tables(arrays)
+    the_board, rules, arrays, tables = _setup(track, preset)
     rule_tables = game.rule_set(the_board, arrays, rules, 2)
     driver_tables = cautious.tables(the_board, arrays, rules, 2)
     driver = CautiousDriver()

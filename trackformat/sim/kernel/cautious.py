@@ -180,7 +180,7 @@ def gear(tables: Tables, options: Ints, cars: Ints, index: int, debris: Ints,
     if not (shared and complete):
         walked, terms = _walk(dice, options, free, cars, index, debris, board, rules,
                               workspace)
-    _free_chances(tables, options, free, car, walked, terms, rules, chances)
+    _free_chances(tables, options, free, walked, terms, rules, chances)
     any_kept = False
     for k in range(len(options)):
         if not options[k, kc.O_ELIMINATES]:
@@ -234,7 +234,7 @@ def _walk(dice: Ints, options: Ints, gears: npt.NDArray[np.bool_], cars: Ints, i
 
 
 @compiled
-def _free_chances(tables: Tables, options: Ints, free: npt.NDArray[np.bool_], car: Ints,
+def _free_chances(tables: Tables, options: Ints, free: npt.NDArray[np.bool_],
                   walked: kp.Walked, terms: Ints, rules: tuple[Ints, ...],
                   chances: npt.NDArray[np.float64]) -> None:
     """Each free gear's chance (into ``chances``) that its roll leaves a move that neither
