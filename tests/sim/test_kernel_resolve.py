@@ -20,6 +20,7 @@ from trackformat.sim.core.events import Event
 from trackformat.sim.kernel import resolve as kr
 from trackformat.sim.kernel.cars import car_rows
 from trackformat.sim.kernel.dice import new_state
+from trackformat.sim.kernel.jit import from_python
 from trackformat.sim.kernel.log import L_TURN_NOW, L_USED, events_of, new_log
 from trackformat.sim.kernel.moves import board_arrays, kernel_move_rows
 
@@ -41,9 +42,10 @@ def kernel_after(state: RaceState, pick: int, roll: int, gear_roll: int,
     dice = new_state(seed)
     log, cursor = new_log()
     cursor[L_TURN_NOW] = state.turn
-    kr.play_move(cars, race, debris, 0, move, gear_roll, dice, arrays.corner, arrays.in_pit,
-                 arrays.ahead, arrays.crossing, arrays.contacts, numbers, tables, triggers,
-                 log, cursor)
+    play_move = from_python(kr.play_move)
+    play_move(cars, race, debris, 0, move, gear_roll, dice, arrays.corner, arrays.in_pit,
+              arrays.ahead, arrays.crossing, arrays.contacts, numbers, tables, triggers, log,
+              cursor)
     return (cars, {arrays.names[s] for s in np.flatnonzero(debris)}, int(race[0]),
             int(dice[0]), events_of(log, int(cursor[L_USED]), arrays))
 

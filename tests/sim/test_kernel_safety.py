@@ -20,8 +20,13 @@ from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import cautious, game
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.game import Ints
-from trackformat.sim.kernel.reach import CLEAN, IN_START_CORNER, SHORT, STANDINGS, reach
-from trackformat.sim.kernel.safety import no_safe_end
+from trackformat.sim.kernel.jit import from_python
+from trackformat.sim.kernel.reach import CLEAN, IN_START_CORNER, SHORT, STANDINGS
+from trackformat.sim.kernel.reach import reach as race_reach
+from trackformat.sim.kernel.safety import no_safe_end as race_no_safe_end
+
+reach = from_python(race_reach)
+no_safe_end = from_python(race_no_safe_end)
 
 POSITIONS = 150
 

@@ -14,15 +14,18 @@ from tests.sim.positions import position
 from tests.sim.test_kernel_moves import TRACKS, board
 from trackformat.rules import load_ruleset
 from trackformat.sim import CarStatus, legal_moves, slipstream_leader, slipstream_moves
-from trackformat.sim.kernel.ask import has_leader
+from trackformat.sim.kernel.ask import has_leader as race_has_leader
 from trackformat.sim.kernel.cars import car_rows
 from trackformat.sim.kernel.game import G_SLIP_AT_LEAST, G_SLIP_MIN_GEAR, GAME_COLUMNS
+from trackformat.sim.kernel.jit import from_python
 from trackformat.sim.kernel.moves import (
     board_arrays,
     engine_move,
     kernel_slipstream_moves,
     move_row,
 )
+
+has_leader = from_python(race_has_leader)
 
 
 @pytest.mark.parametrize("track", TRACKS)

@@ -16,7 +16,7 @@ import numpy.typing as npt
 from trackformat.rules import WEAR_CATEGORIES, Ruleset, TieBreak
 from trackformat.sim.core.state import CarStatus, Cause, RaceState
 from trackformat.sim.kernel.arrays import BoardArrays
-from trackformat.sim.kernel.jit import compiled, copy_into
+from trackformat.sim.kernel.jit import compiled, copy_into, from_python
 
 Ints = npt.NDArray[np.int64]
 
@@ -182,13 +182,13 @@ def kernel_gear_options(state: RaceState, car: int,
     """The kernel's gear options of ``car`` as (gear, cost in the six categories, eliminates)."""
     numbers, costs = shifting(state.rules)
     row = car_rows(state, board)[car]
-    options = gear_option_rows(row, bool(board.in_pit[row[C_SPACE]]), numbers, costs)
+    options = from_python(gear_option_rows)(row, bool(board.in_pit[row[C_SPACE]]), numbers, costs)
     return [(int(o[O_GEAR]), tuple(int(c) for c in o[O_COST:O_COST + 6]),
              bool(o[O_ELIMINATES])) for o in options]
 
 
 def kernel_turn_order(state: RaceState, board: BoardArrays) -> tuple[int, ...]:
     """The kernel's order of play for ``state``."""
-    return tuple(int(c) for c in turn_order(
+    return tuple(int(c) for c in from_python(turn_order)(
         car_rows(state, board), board.in_pit, board.progress, board.inside, board.pit_half,
         board.pit_entry_rank, state.rules.tie_break == TieBreak.INSIDE))

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from trackformat.sim.kernel import price as kp
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, entry
 from trackformat.sim.kernel.log import (
     E_BLOCKED,
     E_ELIMINATED,
@@ -48,7 +48,7 @@ def count_tables(corners: int, spaces: int) -> tuple[Ints, Ints]:
     return np.zeros((corners, 6), np.int64), np.zeros((spaces, 3), np.int64)
 
 
-@compiled
+@entry
 def count_log(log: Ints, used: int, cars: int, corner: Ints, crossing: Ints, in_pit: Ints,
               pit_exit_crosses: bool, corner_counts: Ints, space_counts: Ints) -> None:
     """Add the counts of the race in ``log[:used]`` to the tables."""

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from trackformat.sim.core.dice import GOLDEN, MASK, MIX1, MIX2, seed_state
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, entry
 
 State = npt.NDArray[np.uint64]
 
@@ -50,7 +50,7 @@ def randrange(state: State, n: int) -> int:
             return np.int64(out % m)  # type: ignore[return-value]
 
 
-@compiled
+@entry
 def draws(state: State, sizes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """One :func:`randrange` per size, in order (for the tests)."""
     result = np.empty(len(sizes), np.int64)

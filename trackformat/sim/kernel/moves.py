@@ -23,7 +23,7 @@ from trackformat.sim.kernel import route_rows as krows
 from trackformat.sim.kernel import terms as kt
 from trackformat.sim.kernel import walk as kw
 from trackformat.sim.kernel.arrays import BoardArrays
-from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.jit import entry, from_python, inlined
 from trackformat.sim.kernel.rolls import moves_of
 from trackformat.sim.kernel.workspace import new_workspace
 from trackformat.sim.move.routes import may_enter_pit
@@ -154,8 +154,9 @@ def kernel_routes(state: RaceState, car: int, roll: int) -> npt.NDArray[np.int64
     workspace = new_workspace(len(arrays.names), len(arrays.lane_length),
                     max(arrays.track_next.shape[1] + arrays.pit_entry.shape[1],
                         arrays.pit_next.shape[1]), len(state.cars))
-    routes, count = kw.walk_routes(board, (occupied, debris, passable, counts), origin, walk,
-                                   np.zeros((1, 1), np.int64), workspace[0])
+    walk_routes = from_python(kw.walk_routes)
+    routes, count = walk_routes(board, (occupied, debris, passable, counts), origin, walk,
+                                np.zeros((1, 1), np.int64), workspace[0])
     found: npt.NDArray[np.int64] = routes[:count, : krows.ROUTE_COLUMNS].copy()
     for row in found:  # the walk leaves the path past a route's depth unwritten
         row[krows.R_PATH + row[krows.R_DEPTH]:] = -1
@@ -260,7 +261,7 @@ def _setting(state: RaceState, car: int) -> tuple[BoardArrays, npt.NDArray[np.in
     return arrays, origin, occupied, debris, passable, counts
 
 
-@compiled
+@entry
 def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
                     lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
                     in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,
@@ -286,7 +287,7 @@ def legal_move_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Int
                   block_tyres, walk_space, workspace)
 
 
-@compiled
+@entry
 def slipstream_rows(track_next: Ints, pit_next: Ints, pit_entry: Ints, lane: Ints,
                     lane_index: Ints, lane_length: Ints, corner: Ints, corner_stops: Ints,
                     in_pit: Ints, is_box: Ints, origin: Ints, occupied: Ints, debris: Ints,

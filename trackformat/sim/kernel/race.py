@@ -151,7 +151,7 @@ class KernelRacer:
         while True:
             generators = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
                                    for car in range(cars)], np.uint64)
-            drivers = (self.kinds, generators, self.cautious, self.strong)
+            drivers = (self.kinds, generators)
             table = kc.car_rows(start, self.arrays)
             race = np.array([start.sequence, 0], np.int64)
             debris = np.zeros(len(self.arrays.names), np.int64)
@@ -180,9 +180,9 @@ class KernelRacer:
     def _run(self, table: Ints, race: Ints, debris: Ints, dice: State,
              drivers: tuple) -> tuple[int, bool]:  # type: ignore[type-arg]
         def run() -> tuple[int, bool]:
-            turns, completed = play_turns(table, race, debris, dice, drivers,
-                                          self.board_tables, self.rule_tables, self.log,
-                                          self.cursor, self.workspace)
+            turns, completed = play_turns(table, race, debris, dice, drivers, self.cautious,
+                                          self.strong, self.board_tables, self.rule_tables,
+                                          self.log, self.cursor, self.workspace)
             return int(turns), bool(completed)
 
         if self.variant not in _RACED:
