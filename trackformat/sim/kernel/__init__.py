@@ -9,8 +9,10 @@ kernel reproduces it race for race, event for event, and tests compare the two. 
 - ``game``: the board and a race's rules as the tuples of arrays compiled code reads;
 - ``cache``: where the compiled kernel is kept, a user cache folder (never site-packages), a
   folder of the user's own in the temporary folder when that one cannot be written, or nowhere;
-- ``jit``: the one place numba is imported and configured, and the little helpers compiled code
-  uses instead of numba's own where those would compile more (``copy_into``);
+- ``jit``: the one place numba is imported and configured: functions for compiled code only
+  (``compiled``, ``inlined``), the few Python calls too (``entry``), a step of the race as a
+  test calls it (``from_python``), and the little helpers compiled code uses instead of
+  numba's own where those would compile more (``copy_into``);
 - ``route_rows``: what the walk's rows hold, column by column, read by the walk and its pricing;
 - ``walk``, ``price`` and ``rolls``: the legal routes of one car for a roll, sorted into
   outcomes once per walk, then priced into the legal moves of each roll in the engine's order,

@@ -13,10 +13,12 @@ the strong driver's tables come beside it, as arguments of their own of the race
 (:func:`~trackformat.sim.kernel.turns.play_turns`), handed down unchanged: a line-up without
 cautious (or strong) drivers passes None for their tables, and numba, which drops a branch
 that tests whether an argument of the function it compiles is None, compiles the race loop of
-that line-up without a line of their code. The cautious driver is a fifth of the whole kernel's
-first compile, which a line-up of strong drivers (the test drives' default) does not wait for.
-Each mix of drivers compiles its own race loop once (the walk and the drivers' own functions are
-shared, compiled once); the cache keeps them all.
+that line-up without a line of their code. numba sees the test only while it can follow the
+value back to the argument: the tables go down as they are, never packed in a tuple or
+borrowed on the way (each driver's call borrows them). The cautious driver is a fifth of the
+whole kernel's first compile, which a line-up of strong drivers (the test drives' default) does
+not wait for. Each mix of drivers compiles its own race loop once (the walk and the drivers' own
+functions are shared, compiled once); the cache keeps them all.
 """
 
 from __future__ import annotations
