@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.sim.kernel.jit import compiled, copy_into, inlined
+from trackformat.sim.kernel.jit import borrow, compiled, copy_into, inlined
 from trackformat.sim.kernel.price import (
     BY_BLOCKED,
     F_CLASS,
@@ -106,6 +106,7 @@ def price_rolls(walked: Walked, rolls: Ints, terms: Ints, block_brakes: Ints,
     They are written in ``out`` from row ``used`` on (a bigger table when it is full): the table
     and the rows used come back. ``kept`` is a table to work in (the workspace's)."""
     routes, firsts, outcomes, depths, on_track, table, stamp = walked
+    firsts, terms, block_brakes, block_tyres = borrow((firsts, terms, block_brakes, block_tyres))
     if len(kept) < len(rolls) * outcomes:
         kept = np.empty((len(rolls) * outcomes, KEPT_COLUMNS), np.int64)
     mask = table_slots(outcomes) - 1

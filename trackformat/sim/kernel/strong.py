@@ -293,6 +293,7 @@ def _values(tables: Tables, moves: Ints, first: int, last: int, gear: int, cars:
     top_stops, top_brakes, top_tyres = ints[I_TOP_STOPS], ints[I_MAX_BRAKES], ints[I_MAX_TYRES]
     position_stride, stops_stride = ints[I_POSITION_STRIDE], ints[I_STOPS_STRIDE]
     gear_stride, brakes_stride = ints[I_GEAR_STRIDE], ints[I_BRAKES_STRIDE]
+    length = starts.shape[1] - 1  # the column of each lane's table length
     # What does not depend on the move (_Look.__init__): the risks, the other cars' spaces.
     body = dnf if car[kc.C_BODY] <= 1 else numbers[S_BODY_TURNS]
     contact_risk = numbers[S_CONTACT] * body
@@ -304,19 +305,19 @@ def _values(tables: Tables, moves: Ints, first: int, last: int, gear: int, cars:
             taken[cars[other, kc.C_SPACE]] = True
     found = np.empty(last - first, np.float64)
     for k in range(last - first):
-        move = moves[first + k]
-        if move[kp.M_ELIMINATED] != kp.NOT_ELIMINATED:
+        m = first + k
+        if moves[m, kp.M_ELIMINATED] != kp.NOT_ELIMINATED:
             found[k] = -dnf - 1.0  # a sure elimination later still leaves a chance
             continue
-        brakes = brakes0 - move[kp.M_BRAKES]
-        tyres = tyres0 - move[kp.M_TYRES]
-        destination = move[kp.M_DEST]
-        distance = move[kp.M_DISTANCE]
+        brakes = brakes0 - moves[m, kp.M_BRAKES]
+        tyres = tyres0 - moves[m, kp.M_TYRES]
+        destination = moves[m, kp.M_DEST]
+        distance = moves[m, kp.M_DISTANCE]
         # Board.crossings: the links across the line, and leaving a pit lane that bypasses it.
         crossings = 0
         previous = start
         for i in range(distance):
-            space = move[kp.M_ROUTE + i]
+            space = moves[m, kp.M_ROUTE + i]
             if exit_crosses and in_pit[previous] == 1 and in_pit[space] == 0:
                 crossings += 1
             else:
@@ -337,17 +338,17 @@ def _values(tables: Tables, moves: Ints, first: int, last: int, gear: int, cars:
             if lane < 0:
                 found[k] = -dnf
                 continue
-            if move[kp.M_BOX]:
+            if moves[m, kp.M_BOX]:
                 tyres = max(tyres, ints[I_NEW_TYRES])
             if exit_crosses:
                 phase -= 1
             turn = 0.0
             if phase >= 0:
-                turn = _read(turns, starts, lane, min(phase, phases - 1),
-                             ints[I_EXIT_POSITION] * position_stride
-                             + (min(gear, ints[I_PIT_GEAR]) - 1) * gear_stride
-                             + max(0, min(brakes, top_brakes)) * brakes_stride
-                             + max(0, min(tyres, top_tyres)))
+                turn = turns[_place(starts[lane, min(phase, phases - 1)], starts[lane, length],
+                                    ints[I_EXIT_POSITION] * position_stride
+                                    + (min(gear, ints[I_PIT_GEAR]) - 1) * gear_stride
+                                    + max(0, min(brakes, top_brakes)) * brakes_stride
+                                    + max(0, min(tyres, top_tyres)))]
             found[k] = -(turn + numbers[S_PIT_TURNS])
             continue
         here = corner[destination]
@@ -356,22 +357,23 @@ def _values(tables: Tables, moves: Ints, first: int, last: int, gear: int, cars:
         if here >= 0:
             stayed = car[kc.C_CORNER] == here
             for i in range(distance):
-                if corner[move[kp.M_ROUTE + i]] != here:
+                if corner[moves[m, kp.M_ROUTE + i]] != here:
                     stayed = False
                     break
             if stayed:
                 stops = car[kc.C_STOPS] + 1
-            elif move[kp.M_NEXITS] > 0 and not counts:
+            elif moves[m, kp.M_NEXITS] > 0 and not counts:
                 stops = 0
             else:
                 stops = 1
-        spin = move[kp.M_SPIN] == 1
-        turn = _read(turns, starts, lane_of[destination], min(phase, phases - 1),
-                     position_of[destination] * position_stride
-                     + min(stops, top_stops) * stops_stride
-                     + ((ints[I_RESTART_GEAR] if spin else gear) - 1) * gear_stride
-                     + max(0, min(brakes, top_brakes)) * brakes_stride
-                     + (0 if spin or tyres < 0 else min(tyres, top_tyres)))
+        spin = moves[m, kp.M_SPIN] == 1
+        lane = lane_of[destination]
+        turn = turns[_place(starts[lane, min(phase, phases - 1)], starts[lane, length],
+                            position_of[destination] * position_stride
+                            + min(stops, top_stops) * stops_stride
+                            + ((ints[I_RESTART_GEAR] if spin else gear) - 1) * gear_stride
+                            + max(0, min(brakes, top_brakes)) * brakes_stride
+                            + (0 if spin or tyres < 0 else min(tyres, top_tyres)))]
         if spin:
             turn = turn + numbers[S_SPIN_TURNS]
         neighbours = 0
@@ -381,15 +383,16 @@ def _values(tables: Tables, moves: Ints, first: int, last: int, gear: int, cars:
                 break
             if taken[s]:
                 neighbours += 1
-        found[k] = -(turn + contact_risk * neighbours + move[kp.M_DEBRIS] * debris_risk)
+        found[k] = -(turn + contact_risk * neighbours + moves[m, kp.M_DEBRIS] * debris_risk)
     return found
 
 
 @inlined
-def _read(turns: Floats, starts: Ints, lane: int, phase: int, at: int) -> float:
-    """The outlook's table of ``lane`` and ``phase`` at ``at``, read as the readable driver
-    reads it: a negative place counts from the table's end (a car in no gear yet, at a super
-    start, reads there)."""
-    if at < 0:
-        at += starts[lane, starts.shape[1] - 1]
-    return turns[starts[lane, phase] + at]  # type: ignore[no-any-return]
+def _place(table: int, length: int, at: int) -> int:
+    """Where place ``at`` of an outlook table (starting at ``table`` in the tables, ``length``
+    long) is, read as the readable driver reads it: a negative place counts from the table's
+    end (a car in no gear yet, at a super start, reads there).
+
+    Numbers only: each array handed to a function numba writes into a loop is reference-counted
+    (an atomic add and subtract) on every pass."""
+    return table + (at + length if at < 0 else at)
