@@ -28,7 +28,7 @@ from trackformat.sim.kernel.ask import (
     walk_for,
 )
 from trackformat.sim.kernel.game import CONTACTS, F_BLOCK_BRAKES, F_BLOCK_TYRES, FLAGS
-from trackformat.sim.kernel.jit import compiled, copy_into, inlined
+from trackformat.sim.kernel.jit import borrow, compiled, copy_into, inlined
 from trackformat.sim.kernel.reach import reach
 from trackformat.sim.kernel.rolls import blocked_depth, outcome_price
 from trackformat.sim.kernel.safety import (
@@ -244,6 +244,9 @@ def _free_chances(tables: Tables, options: Ints, free: npt.NDArray[np.bool_],
     gears = (len(dice) - 1) // 2
     _, firsts, outcomes, depths, on_track, _, _ = walked
     flags = rules[FLAGS]
+    # Handed to pricing's helper on every pass: borrowed, so that none is counted in and out.
+    firsts, terms, block_brakes, block_tyres = borrow(
+        (firsts, terms, flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES]))
     for k in range(len(options)):
         if not free[k]:
             continue
@@ -256,8 +259,7 @@ def _free_chances(tables: Tables, options: Ints, free: npt.NDArray[np.bool_],
                 if depths[o] > face:
                     continue
                 is_move, _, _, _, spins, eliminated = outcome_price(
-                    firsts, o, depths[o], face, blocked_at, terms, flags[F_BLOCK_BRAKES],
-                    flags[F_BLOCK_TYRES])
+                    firsts, o, depths[o], face, blocked_at, terms, block_brakes, block_tyres)
                 if is_move and eliminated == kp.NOT_ELIMINATED and not spins:
                     survivable += dice[gears + g - 1, f]
                     break
@@ -308,7 +310,9 @@ def move(tables: Tables, moves: Ints, roll: int, cars: Ints, index: int, debris:
     """The first of the best moves by (survives, does not spin, safe, a wanted pit stop,
     cheapest in WP, fewest cars around, longest)."""
     numbers = tables[2]
-    car = cars[index]
+    # Each move's row is taken, and handed to safe(), on every pass: borrowed, it is not
+    # counted in and out.
+    moves, car = borrow((moves, cars[index]))
     contacts = board[CONTACTS]
     best = -1
     best_key = np.zeros(7, np.int64)

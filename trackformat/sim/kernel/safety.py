@@ -30,7 +30,7 @@ from trackformat.sim.kernel.game import (
     GAME,
     IN_PIT,
 )
-from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.jit import borrow, compiled, inlined
 from trackformat.sim.kernel.reach import SHORT, STANDINGS
 from trackformat.sim.kernel.rolls import blocked_depth, outcome_price
 
@@ -106,7 +106,9 @@ def face_safe(tables: Tables, car: Ints, walked: kp.Walked, terms: Ints, face: i
     a corner): an outcome found safe counts only if no earlier one gives the same move."""
     routes, firsts, outcomes, depths, on_track, _, _ = walked
     flags = rules[FLAGS]
-    block_brakes, block_tyres = flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES]
+    # Handed to the helpers below on every pass: borrowed, so that none is counted in and out.
+    routes, firsts, depths, terms, car, block_brakes, block_tyres = borrow(
+        (routes, firsts, depths, terms, car, flags[F_BLOCK_BRAKES], flags[F_BLOCK_TYRES]))
     blocked_at = blocked_depth(on_track, face)
     # The routes' rows end to end: a row taken out of the table for each outcome would be an
     # array counted in and out every time.
