@@ -293,7 +293,7 @@ def _values(tables: Tables, moves: Ints, first: int, last: int, gear: int, cars:
     top_stops, top_brakes, top_tyres = ints[I_TOP_STOPS], ints[I_MAX_BRAKES], ints[I_MAX_TYRES]
     position_stride, stops_stride = ints[I_POSITION_STRIDE], ints[I_STOPS_STRIDE]
     gear_stride, brakes_stride = ints[I_GEAR_STRIDE], ints[I_BRAKES_STRIDE]
-    length = starts.shape[1] - 1  # the column of each lane's table length
+    sizes = starts.shape[1] - 1  # the column where each lane gives its table's length
     # What does not depend on the move (_Look.__init__): the risks, the other cars' spaces.
     body = dnf if car[kc.C_BODY] <= 1 else numbers[S_BODY_TURNS]
     contact_risk = numbers[S_CONTACT] * body
@@ -344,7 +344,7 @@ def _values(tables: Tables, moves: Ints, first: int, last: int, gear: int, cars:
                 phase -= 1
             turn = 0.0
             if phase >= 0:
-                turn = turns[_place(starts[lane, min(phase, phases - 1)], starts[lane, length],
+                turn = turns[_place(starts[lane, min(phase, phases - 1)], starts[lane, sizes],
                                     ints[I_EXIT_POSITION] * position_stride
                                     + (min(gear, ints[I_PIT_GEAR]) - 1) * gear_stride
                                     + max(0, min(brakes, top_brakes)) * brakes_stride
@@ -368,7 +368,7 @@ def _values(tables: Tables, moves: Ints, first: int, last: int, gear: int, cars:
                 stops = 1
         spin = moves[m, kp.M_SPIN] == 1
         lane = lane_of[destination]
-        turn = turns[_place(starts[lane, min(phase, phases - 1)], starts[lane, length],
+        turn = turns[_place(starts[lane, min(phase, phases - 1)], starts[lane, sizes],
                             position_of[destination] * position_stride
                             + min(stops, top_stops) * stops_stride
                             + ((ints[I_RESTART_GEAR] if spin else gear) - 1) * gear_stride
