@@ -47,7 +47,10 @@ def test_a_test_drive_prints_a_report_and_writes_the_json(
     assert [c["name"] for c in report["corners"]] == ["North", "South"]
     assert {"name", "entries", "overshoot_rate", "mean_overshoot", "eliminations", "spins",
             "tyre_wp"} <= set(report["corners"][0])
-    assert report["spaces"]["1-0"].keys() == {"stops", "overshoots", "eliminations"}
+    assert report["spaces"]["1-0"].keys() == {"stops", "overshoots", "eliminations", "pit_stops"}
+    assert report["pit_stops"] == sum(s["pit_stops"] for s in report["spaces"].values())
+    assert report["pit_stops_per_car"] == round(report["pit_stops"] / 9, 4)
+    assert f"  pit stops       {report['pit_stops']} (" in out
     assert report["finished"] + sum(report["dnf"].values()) == 9
     assert report["notes"] == [] and "note" not in out, "the ring's teams have boxes"
 
@@ -63,20 +66,41 @@ def _teams_in_line(document: dict[str, Any]) -> None:
     pit["boxes"], pit["garages"] = [], pit["spaces"][1:3]
 
 
-def test_a_pit_lane_without_boxes_is_said_to_see_no_pit_stop(
+def _nowhere_to_stop(document: dict[str, Any]) -> None:
+    """The ring's pit lane with neither boxes nor garages."""
+    _teams_in_line(document)
+    document["pit_lane"]["garages"] = []
+
+
+def test_cars_stop_at_garages_in_line_as_at_boxes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "in-line.json"
     save_track(edit(ring(), _teams_in_line), path)
     out_file = tmp_path / "drive.json"
+    code, out, err = run(capsys, str(path), "--races", "6", "--cars", "4", "--bot", "cautious",
+                         "--laps", "2", "--engine", "reference", "--json", str(out_file))
+    assert code == 0, err
+    report = json.loads(out_file.read_text(encoding="utf-8"))
+    garages = {s: c["pit_stops"] for s, c in report["spaces"].items() if c["pit_stops"]}
+    assert report["pit_stops"] > 0 and set(garages) <= {"pit-1", "pit-2"}, garages
+    assert report["notes"] == [] and "note" not in out
+
+
+def test_a_pit_lane_with_nowhere_to_stop_is_said_to_see_no_pit_stop(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "nowhere.json"
+    save_track(edit(ring(), _nowhere_to_stop), path)
+    out_file = tmp_path / "drive.json"
     code, out, err = run(capsys, str(path), "--races", "2", "--cars", "2", "--bot", "random",
                          "--engine", "reference", "--json", str(out_file))
     assert code == 0, err
-    note = ("no pit stops: the pit lane has no team boxes beside it, and a car turns into the "
-            "pit lane only to stop at its box; its 2 garages in line are not stops for the race "
-            "engine")
+    note = ("no pit stops: the pit lane has neither team boxes beside it nor garages in it, and "
+            "a car turns into the pit lane only to stop at its team's place")
     assert f"  note            {note}\n" in out
-    assert json.loads(out_file.read_text(encoding="utf-8"))["notes"] == [note]
+    report = json.loads(out_file.read_text(encoding="utf-8"))
+    assert report["notes"] == [note] and report["pit_stops"] == 0
 
 
 def test_the_same_arguments_give_the_same_json_with_more_workers(

@@ -42,7 +42,8 @@ def position(board: Board, rules: Ruleset, rng: random.Random, cars: int = 10) -
     near = ahead(board, own, rng.choice((8, 16, 30)))
     taken = {own}
     placed = []
-    boxes = list(board.graphs.track.pit_lane.boxes) if board.graphs.track.pit_lane else []
+    pit = board.graphs.track.pit_lane
+    boxes = [*pit.boxes, *pit.garages] if pit else []  # the places to stop, boxes or garages
     for index in range(cars):
         if index == 0:
             space = own

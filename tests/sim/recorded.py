@@ -7,9 +7,12 @@ for event. Two tracks: the factory ring, and a frozen copy of the Monaco board (
 later work on ``tracks/monaco.json`` does not invalidate the logs).
 
 Re-record only on purpose, when a rule changes the play:
-``python -m tests.sim.recorded``. Last recorded when collisions and the super start came to
-follow the booklets' text and races moved to the project's own dice generator
-(:mod:`trackformat.sim.core.dice`), which the compiled kernel repeats draw for draw.
+``python -m tests.sim.recorded``. Last recorded when the pit lane and the end of the race came
+to follow the text (docs/rules.md, W1 to W4: no drive-through the pit lane, the finishing move's
+debris and engine rolls, free downshifts in the pit lane within the usual limits); before that,
+when collisions and the super start came to follow the booklets' text and races moved to the
+project's own dice generator (:mod:`trackformat.sim.core.dice`), which the compiled kernel
+repeats draw for draw.
 """
 
 from __future__ import annotations

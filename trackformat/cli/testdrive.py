@@ -111,6 +111,9 @@ def report_text(report: dict[str, Any], source: str) -> str:
         ("out", out),
         ("wins", wins),
     ]
+    if "pit_stops" in report:  # reports written before pit stops were counted have none
+        rows.insert(3, ("pit stops", f"{report['pit_stops']} "
+                                     f"({report['pit_stops_per_car']:.2f} per car)"))
     if report["completed"] < report["races"]:
         rows.append(("turn limit", f"{report['races'] - report['completed']} races stopped "
                                    "before every car was through"))

@@ -182,7 +182,7 @@ class PitLane(TrackModel):
     """Pit-lane spaces that are also a team's place to stop, standing in line in the lane
     rather than beside it, in driving order: the garages of GP Online's boards (nodes of the
     pit lane with an attribute), kept so that a board exported back to GP Online has them.
-    The race engine stops cars at boxes only."""
+    The race engine stops cars at garages exactly as at boxes."""
 
 
 MAX_RAIN = 100.0

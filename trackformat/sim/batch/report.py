@@ -12,7 +12,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trackformat.analysis import corners_in_lap_order
-from trackformat.sim.batch.stats import DriveStats, mean, median, percentile, wilson
+from trackformat.sim.batch.stats import (
+    SPACE_COUNTS,
+    DriveStats,
+    mean,
+    median,
+    percentile,
+    wilson,
+)
 from trackformat.sim.core.board import Board
 
 if TYPE_CHECKING:
@@ -78,16 +85,13 @@ def board_notes(board: Board) -> list[str]:
     """What no race of a batch can show on ``board``, in words, for the report to say rather
     than leave a reader to guess from figures that are missing.
 
-    A board whose pit lane has no team boxes beside it (every GP Online board, whose teams stop
-    in line, in garages) sees no pit stop: the engine turns a car into the pit lane only to stop
-    at its box."""
+    A pit lane with neither team boxes beside it nor garages in line in it sees no pit stop: a
+    car turns into the pit lane only to stop at its place, and no car has one."""
     pit = board.graphs.track.pit_lane
-    if pit is None or pit.boxes:
+    if pit is None or not pit.spaces or pit.boxes or pit.garages:
         return []
-    garages = (f"; its {len(pit.garages)} garage{'s' if len(pit.garages) != 1 else ''} in "
-               "line are not stops for the race engine" if pit.garages else "")
-    return ["no pit stops: the pit lane has no team boxes beside it, and a car turns into the "
-            f"pit lane only to stop at its box{garages}"]
+    return ["no pit stops: the pit lane has neither team boxes beside it nor garages in it, and "
+            "a car turns into the pit lane only to stop at its team's place"]
 
 
 def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
@@ -97,9 +101,10 @@ def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
     bots = list(dict.fromkeys(spec.bots))
     spaces = {
         space.id: {what: stats.spaces[space.id, what]
-                   for what in ("stops", "overshoots", "eliminations")}
+                   for what in SPACE_COUNTS}
         for space in board.graphs.track.spaces
     }
+    pit_stops = sum(stats.spaces[space_id, "pit_stops"] for space_id in spaces)
     return {
         "track": board.graphs.track.metadata.name,
         "ruleset": context.rules.name,
@@ -113,6 +118,8 @@ def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
         "finished": stats.finished,
         "finish_rate": _share(stats.finished, stats.cars),
         "finish_rate_ci": _interval(stats.finished, stats.cars),
+        "pit_stops": pit_stops,
+        "pit_stops_per_car": _share(pit_stops, stats.cars),
         "dnf": {cause: stats.dnf[cause]
                 for cause in sorted(stats.dnf, key=lambda c: (-stats.dnf[c], c))},
         "winner_share": {bot: _share(stats.wins[bot], stats.races) for bot in bots},

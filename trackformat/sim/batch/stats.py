@@ -27,8 +27,9 @@ ended up."""
 CORNER_COUNTS = ("entries", "overshoots", "overshoot_spaces", "eliminations", "spins", "tyre_wp")
 """What is counted for each corner (see :meth:`DriveStats.add_race`)."""
 
-SPACE_COUNTS = ("stops", "overshoots", "eliminations")
-"""What is counted for each space: moves ended there, overshoots ended there, cars out there."""
+SPACE_COUNTS = ("stops", "overshoots", "eliminations", "pit_stops")
+"""What is counted for each space: moves ended there, overshoots ended there, cars out there,
+pit stops made there (at a box or a garage)."""
 
 
 class Outcome(Protocol):
@@ -180,6 +181,8 @@ class DriveStats:
                 corner = overshot.get(event.car) or corner_of.get(event.space)
                 if corner is not None:
                     corners[corner, "spins"] += 1
+            elif isinstance(event, ev.PitStop):
+                spaces[event.box, "pit_stops"] += 1
             elif isinstance(event, ev.Eliminated):
                 spaces[event.space, "eliminations"] += 1
                 corner = (overshot.get(event.car) if event.cause in OVERSHOOT_CAUSES
@@ -189,15 +192,20 @@ class DriveStats:
 
 
 def _finishes(events: Sequence[ev.Event], position: int) -> bool:
-    """Whether the move at ``position`` is its car's last: the events it set off before the
-    next car's (blocking, overshoots) end with the car finishing."""
+    """Whether the move at ``position`` is its car's last: its car finishes before the next
+    move or turn of any car begins (the move's own rolls, and the engine rolls of other cars,
+    may come between)."""
     car = events[position].car
     for event in events[position + 1:]:
-        if event.car != car or not isinstance(event, (ev.Blocked, ev.Overshoot, ev.Finished)):
-            return False
-        if isinstance(event, ev.Finished):
+        if isinstance(event, ev.Finished) and event.car == car:
             return True
+        if isinstance(event, _MOVE_STARTS):
+            return False
     return False
+
+
+_MOVE_STARTS = (ev.Moved, ev.GearRoll, ev.Shift, ev.StartRoll, ev.Skipped)
+"""Events that begin a move or a turn: none comes between a move and its car finishing."""
 
 
 def _crosses_line(board: Board, space: str, following: str) -> bool:

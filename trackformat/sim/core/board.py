@@ -156,22 +156,23 @@ class Board:
         object.__setattr__(self, "crossing_ends", frozenset(v for _, v in self.crossing))
         object.__setattr__(self, "network", Network.of(self))
 
-    def crossings(self, start: str, route: tuple[str, ...]) -> int:
-        """How many times a move from ``start`` along ``route`` crosses the finish line
-        (leaving a pit lane that bypasses the line counts as crossing it)."""
+    def crossings(self, start: str, route: tuple[str, ...]) -> tuple[int, ...]:
+        """Where a move from ``start`` along ``route`` crosses the finish line: the position in
+        ``route`` of each space a crossing lands on (leaving a pit lane that bypasses the line
+        counts as crossing it). The spaces before such a position are short of the line."""
         pits = self.pit_spaces
         if self.crossing_ends.isdisjoint(route) and not (
                 self.pit_exit_crosses and (start in pits or not pits.isdisjoint(route))):
-            return 0  # the common case, answered without walking the route
-        count = 0
+            return ()  # the common case, answered without walking the route
+        found: list[int] = []
         previous = start
-        for space in route:
+        for position, space in enumerate(route):
             if (previous, space) in self.crossing or (
                 self.pit_exit_crosses and previous in pits and space not in pits
             ):
-                count += 1
+                found.append(position)
             previous = space
-        return count
+        return tuple(found)
 
     def in_pit(self, space_id: str) -> bool:
         """Whether a space belongs to the pit lane or is a box."""

@@ -114,7 +114,9 @@ class CarState:
     lap: int
     """Laps started: 0 on a grid behind the line, 1 after the first crossing, and so on."""
     box: str | None = None
-    """The team box where this car may stop, if the track has one for it."""
+    """Where this car stops in the pits, if the track gives it a place: its team's box beside
+    the pit lane or its garage in line in it (:func:`~trackformat.sim.race.grid.places_to_stop`).
+    The engine calls both a box: a move that ends there is a pit stop."""
     corner: str | None = None
     """The corner the car is in (this visit), or None on a straight."""
     stops: int = 0

@@ -275,7 +275,7 @@ class _Look:
                     start_in_pit or not pit_spaces.isdisjoint(route))):
                 phase = laps_left  # no crossing: the common case (see Board.crossings)
             else:
-                phase = laps_left - board.crossings(move.start, route)
+                phase = laps_left - len(board.crossings(move.start, route))
             if phase < 0:
                 found.append(0.0)  # the flag: nothing after it matters
                 continue

@@ -105,16 +105,16 @@ def gear_option_rows(car: Ints, in_pit_space: bool, numbers: Ints, costs: Ints) 
             options[count, O_GEAR] = gear
             count += 1
         return options[:count]
-    if in_pit_space:
-        for gear in range(1, top + 1):
-            options[count, O_GEAR] = gear
-            count += 1
-        return options[:count]
     for gear in range(1, top + 1):
         drop = car[C_GEAR] - gear
         if drop > numbers[S_MAX_DOWN]:
             continue
         if car[C_GEARBOX] == 0 and drop > numbers[S_MAX_DOWN_WITHOUT_GEARBOX]:
+            continue
+        if in_pit_space:
+            # The pit lane waives the cost of shifting down, not its limits.
+            options[count, O_GEAR] = gear
+            count += 1
             continue
         covered = True
         if drop >= 2:

@@ -5,7 +5,7 @@ the engine's event values: a test drive of thousands of races needs only these c
 reading them here spares turning every row of the log into an event value. The counts add up
 over a chunk of races in two tables: per corner the ``CORNER_COUNTS`` of
 :mod:`~trackformat.sim.batch.stats` (entries, overshoots, overshoot spaces, eliminations,
-spins, tyres WP), per space its ``SPACE_COUNTS`` (stops, overshoots, eliminations).
+spins, tyres WP), per space its ``SPACE_COUNTS`` (stops, overshoots, eliminations, pit stops).
 """
 
 from __future__ import annotations
@@ -19,10 +19,14 @@ from trackformat.sim.kernel.log import (
     E_BLOCKED,
     E_ELIMINATED,
     E_FINISHED,
+    E_GEAR_ROLL,
     E_MOVED,
     E_OVERSHOOT,
-    E_ROUTE,
+    E_PIT_STOP,
+    E_SHIFT,
+    E_SKIPPED,
     E_SPIN_OUT,
+    E_START_ROLL,
     L_ARGS,
     L_CAR,
     L_KIND,
@@ -34,8 +38,8 @@ CORNER_COUNTS = ("entries", "overshoots", "overshoot_spaces", "eliminations", "s
                  "tyre_wp")
 ENTRIES, OVERSHOOTS, OVERSHOOT_SPACES, ELIMINATIONS, SPINS, TYRE_WP = range(6)
 """Columns of the corner table (named as the test drive's counts are)."""
-SPACE_COUNTS = ("stops", "overshoots", "eliminations")
-STOPS, SPACE_OVERSHOOTS, SPACE_ELIMINATIONS = range(3)
+SPACE_COUNTS = ("stops", "overshoots", "eliminations", "pit_stops")
+STOPS, SPACE_OVERSHOOTS, SPACE_ELIMINATIONS, PIT_STOPS = range(4)
 """Columns of the space table."""
 
 OVERSHOOT_CAUSES = (kp.BY_MISSED_STOPS, kp.BY_OVERSHOOT, kp.BY_SPIN)
@@ -45,7 +49,7 @@ OVERSHOOT_CAUSES = (kp.BY_MISSED_STOPS, kp.BY_OVERSHOOT, kp.BY_SPIN)
 
 def count_tables(corners: int, spaces: int) -> tuple[Ints, Ints]:
     """Empty corner and space tables."""
-    return np.zeros((corners, 6), np.int64), np.zeros((spaces, 3), np.int64)
+    return np.zeros((corners, 6), np.int64), np.zeros((spaces, len(SPACE_COUNTS)), np.int64)
 
 
 @entry
@@ -107,18 +111,21 @@ def count_log(log: Ints, used: int, cars: int, corner: Ints, crossing: Ints, in_
                 which = corner[space]
             if which >= 0:
                 corner_counts[which, ELIMINATIONS] += 1
+        elif kind == E_PIT_STOP:
+            space_counts[row[L_ARGS], PIT_STOPS] += 1
 
 
 @compiled
 def _finishes(log: Ints, used: int, at: int, car: int) -> bool:
-    """Whether the move whose rows end before ``at`` is its car's last: the rows it set off
-    before the next car's (blocking, overshoots) end with the car finishing."""
+    """Whether the move whose rows end before ``at`` is its car's last: its car finishes
+    before the next move or turn of any car begins (the move's own rolls, and the engine rolls
+    of other cars, may come between)."""
     while at < used:
         kind = log[at, L_KIND]
-        if log[at, L_CAR] != car or kind not in (E_BLOCKED, E_OVERSHOOT, E_FINISHED, E_ROUTE):
-            return False
-        if kind == E_FINISHED:
+        if kind == E_FINISHED and log[at, L_CAR] == car:
             return True
+        if kind in (E_MOVED, E_GEAR_ROLL, E_SHIFT, E_START_ROLL, E_SKIPPED):
+            return False
         at += 1
     return False
 

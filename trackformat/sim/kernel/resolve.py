@@ -233,13 +233,21 @@ def play_move(cars: Ints, race: Ints, debris: Ints, index: int, move: Ints, gear
         if not crossed:
             continue
         if car[kc.C_LAP] >= numbers[P_LAPS]:
+            # The last crossing: the move's rolls still come (the debris passed short of the
+            # line, the route's first i spaces, then the engine's), and a car they eliminate
+            # is not classified.
+            if numbers[P_HAS_DEBRIS]:
+                _debris_rolls(cars, index, move, i, debris, dice, in_pit, numbers, tables, log,
+                              cursor)
+            _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables,
+                    triggers, log, cursor)
+            if car[kc.C_STATUS] != kc.RACING:
+                return
             race[R_FINISHED] += 1
             car[kc.C_STATUS] = kc.FINISHED
             car[kc.C_PLACE] = race[R_FINISHED]
             car[kc.C_LAP] += 1
             note(log, cursor, E_FINISHED, index, race[R_FINISHED], 0, 0, 0)
-            _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables,
-                    triggers, log, cursor)
             return
         car[kc.C_LAP] += 1
         if car[kc.C_LAP] >= 2:
@@ -261,18 +269,20 @@ def play_move(cars: Ints, race: Ints, debris: Ints, index: int, move: Ints, gear
         note(log, cursor, E_PIT_STOP, index, destination, roll, 1 if quick else 0,
              car[kc.C_PIT_EXIT])
     if numbers[P_HAS_DEBRIS]:
-        _debris_rolls(cars, index, move, debris, dice, in_pit, numbers, tables, log, cursor)
+        _debris_rolls(cars, index, move, distance, debris, dice, in_pit, numbers, tables, log,
+                      cursor)
     _contacts(cars, index, dice, in_pit, contacts, debris, numbers, tables, log, cursor)
     _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables, triggers,
             log, cursor)
 
 
 @compiled
-def _debris_rolls(cars: Ints, index: int, move: Ints, debris: Ints, dice: State, in_pit: Ints,
-                  numbers: Ints, tables: Ints, log: Ints, cursor: Ints) -> None:
-    """A roll for each debris marker the move passed or stopped on (the spaces of its route
-    off the pit lane that had one when it was chosen), while the car is still in the race."""
-    for i in range(move[kp.M_DISTANCE]):
+def _debris_rolls(cars: Ints, index: int, move: Ints, upto: int, debris: Ints, dice: State,
+                  in_pit: Ints, numbers: Ints, tables: Ints, log: Ints, cursor: Ints) -> None:
+    """A roll for each debris marker the move passed or stopped on in the first ``upto``
+    spaces of its route (those off the pit lane that had one when it was chosen), while the
+    car is still in the race."""
+    for i in range(upto):
         space = move[kp.M_ROUTE + i]
         if not debris[space] or in_pit[space]:
             continue

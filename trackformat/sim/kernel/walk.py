@@ -250,11 +250,17 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                     queue[onward + ways] = track_next[u, k]
                     ways += 1
         nxt = depth + 1
+        # Beside its box a car in the pit lane turns in: it never drives past its place to stop.
+        beside_box = False
+        if was_in_pit and car_box >= 0:
+            for k in range(pit_next.shape[1]):
+                if pit_next[u, k] == car_box:
+                    beside_box = True
         for w in range(ways):
             # One step, to v: first every reason the rules refuse it, then the new route,
             # written on top of the stack.
             v = queue[onward + w]
-            if occupied[v]:
+            if occupied[v] or (beside_box and v != car_box):
                 continue
             if base >= 0 and nxt > base:
                 # A slipstream extra: out of the pit lane, in one of the patterns' lanes.

@@ -48,8 +48,11 @@ def gear_options(state: RaceState, car: int) -> tuple[GearOption, ...]:
 
     Up one gear at a time; down as far as the ruleset allows, paying for drops of two or more,
     one at a time once the gearbox WP are spent. A car that has not started or that stalled
-    takes first; a spun car restarts in the ruleset's restart gear; in the pit lane and after a
-    slow stop shifting down is free (a slow stop caps the gear).
+    takes first; a spun car restarts in the ruleset's restart gear. In the pit lane shifting
+    down is free, within the same limits (no 6th to 1st; one gear at a time with no gearbox WP
+    left). After a slow stop the car leaves its box in any gear up to the ruleset's cap, free:
+    it stood in its box for a turn, so it has no gear to drop from (as a quick stop puts it in
+    4th).
     """
     current = state.cars[car]
     rules = state.rules
@@ -60,14 +63,16 @@ def gear_options(state: RaceState, car: int) -> tuple[GearOption, ...]:
     top = min(current.gear + rules.shifting.max_up, len(rules.dice.gears))
     if current.pit_wait:
         return tuple(GearOption(g) for g in range(1, rules.pits.slow_max_gear + 1))
-    if state.board.in_pit(current.space):
-        return tuple(GearOption(g) for g in range(1, top + 1))
+    free = state.board.in_pit(current.space)
     options = []
     for gear in range(1, top + 1):
         drop = current.gear - gear
         if drop > rules.shifting.max_down:
             continue
         if current.wear.gearbox == 0 and drop > rules.shifting.max_down_without_gearbox:
+            continue
+        if free:  # the pit lane waives the cost of shifting down, not its limits
+            options.append(GearOption(gear))
             continue
         cost = Wear.of(rules.shifting.downshift_cost(drop)) if drop >= 2 else NO_COST
         if not current.wear.covers(cost):

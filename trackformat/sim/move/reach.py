@@ -284,9 +284,11 @@ def walk(state: RaceState, car: CarState, reach: int, occupied: AbstractSet[int]
         else:
             nexts = track_next_back[u]
         corner_u, lane_u = corner_of[u], lane[u]
+        # Beside its box a car in the pit lane turns in: it never drives past its place to stop.
+        beside_box = pit and box >= 0 and box in pit_next[u]
         # Children are pushed last first, so that the first successor is walked first.
         for v, name, pit_v, box_v, corner_v, lane_v, index_v in nexts:
-            if v in occupied:
+            if v in occupied or (beside_box and v != box):
                 continue
             if pit_v:
                 if (not pit and not may_pit) or (box_v and v != box):

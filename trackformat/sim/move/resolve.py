@@ -130,15 +130,24 @@ def play_move(state: RaceState, index: int, move: Move, rng: Rng,
                 state = lose_point(state, ahead, "body", Cause.BODY, log)
         return _engine(state, index, car.gear, gear_roll, rng, log), log
 
-    for _ in range(board.crossings(move.start, move.route)):
+    for position in board.crossings(move.start, move.route):
         current = state.cars[index]
         if current.lap >= state.laps:
+            # The last crossing: the move's rolls still come (the debris passed short of the
+            # line, then the engine's), and a car they eliminate is not classified.
+            short_of_line = set(move.route[:position])
+            passed = tuple(s for s in move.debris if s in short_of_line)
+            state = _debris_rolls(state, index, passed, rng, log)
+            state = _engine(state, index, car.gear, gear_roll, rng, log)
+            current = state.cars[index]
+            if current.status != CarStatus.RACING:
+                return state, log
             place = len(state.finish_order) + 1
             state = state.but(finish_order=(*state.finish_order, index)).with_car(
                 replace(current, status=CarStatus.FINISHED, place=place, lap=current.lap + 1)
             )
             log.append(ev.Finished(turn, index, place))
-            return _engine(state, index, car.gear, gear_roll, rng, log), log
+            return state, log
         state = state.with_car(replace(current, lap=current.lap + 1))
         if current.lap >= 1:
             log.append(ev.LapCompleted(turn, index, current.lap))
@@ -148,7 +157,7 @@ def play_move(state: RaceState, index: int, move: Move, rng: Rng,
         log.append(ev.SpinOut(turn, index, move.destination))
     if move.box:
         state = _pit_stop(state, index, rng, log)
-    state = _debris_rolls(state, index, move, rng, log)
+    state = _debris_rolls(state, index, move.debris, rng, log)
     state = _contacts(state, index, rng, log)
     return _engine(state, index, car.gear, gear_roll, rng, log), log
 
@@ -168,12 +177,13 @@ def _pit_stop(state: RaceState, index: int, rng: Rng,
     return state.with_car(car)
 
 
-def _debris_rolls(state: RaceState, index: int, move: Move, rng: Rng,
+def _debris_rolls(state: RaceState, index: int, passed: tuple[str, ...], rng: Rng,
                   log: list[ev.Event]) -> RaceState:
+    """A roll for each debris marker in ``passed``, while the car is still in the race."""
     rules = state.rules.debris
     if rules is None:
         return state
-    for space in move.debris:
+    for space in passed:
         if not state.cars[index].on_board:
             break
         roll = roll_die(rng, state.rules.dice.black)

@@ -119,6 +119,8 @@ class RouteWalk:
             return None
         board = self.board
         u = path.end
+        if path.in_pit and v != self.car.box and self.car.box in board.pit_next.get(u, ()):
+            return None  # in the pit lane a car never drives past its place to stop
         depth = len(path.spaces) + 1
         if board.in_pit(v):
             if not path.in_pit and not self.may_pit:

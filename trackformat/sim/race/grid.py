@@ -66,19 +66,46 @@ def new_race(board: Board, rules: Ruleset, cars: int, laps: int, rng: Rng,
         raise RaceSetupError(
             f"the track has {len(slots)} grid slots on the circuit; {cars} cars cannot start"
         )
-    boxes = list(track.pit_lane.boxes) if track.pit_lane else []
-    boxes = [b for b in boxes if b in board.kind]
     wear = Wear.of(rules.starting_wear(laps))
     order = draw_grid(rules, cars, rng, log)
+    stands = places_to_stop(board, order)
     placed: list[CarState | None] = [None] * cars
     for position, index in enumerate(order):
         slot = slots[position]
         log.append(ev.GridSlot(0, index, position + 1, slot))
-        box = boxes[(index // 2) % len(boxes)] if boxes else None
+        box = stands.get(index)
         placed[index] = CarState(index=index, space=slot, gear=0, wear=wear,
                                  lap=starting_lap(board, slot), box=box)
     return RaceState(board=board, rules=rules, laps=laps,
                      cars=tuple(c for c in placed if c is not None))
+
+
+def places_to_stop(board: Board, grid_order: list[int]) -> dict[int, str]:
+    """The place where each car stops in the pits: a team box beside the pit lane, or a garage
+    in line in it (as GP Online's boards draw them), by car index.
+
+    Boxes go by team, as the printed boards give one per team: cars 0 and 1 take the first box,
+    cars 2 and 3 the second, wrapping round when there are fewer boxes than teams. A board with
+    no box but garages gives one garage per car when it has a garage for every car (GP Online's
+    boards have one per player), the pole sitter the first in driving order and so on down the
+    grid; with fewer garages than cars, one per team, the teams in the grid order of their best
+    placed car, wrapping round. A board with neither gives no car a place to stop: nobody
+    turns into its pit lane.
+    """
+    pit = board.graphs.track.pit_lane
+    if pit is None:
+        return {}
+    boxes = [b for b in pit.boxes if b in board.kind]
+    if boxes:
+        return {car: boxes[(car // 2) % len(boxes)] for car in grid_order}
+    garages = [g for g in pit.garages if board.in_pit(g)]
+    if not garages:
+        return {}
+    if len(garages) >= len(grid_order):
+        return {car: garages[position] for position, car in enumerate(grid_order)}
+    teams = list(dict.fromkeys(car // 2 for car in grid_order))
+    rank = {team: n for n, team in enumerate(teams)}
+    return {car: garages[rank[car // 2] % len(garages)] for car in grid_order}
 
 
 def _key(state: RaceState, car: CarState) -> tuple[int, ...]:
