@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
 from tests.factories import drop_links, edit, ring
 from trackformat.analysis import corners_in_lap_order, measure_corner, shortest_lap
+from trackformat.cli import main
 from trackformat.graph import build_graphs
+from trackformat.io import dumps_track
 
 
 def test_shortest_lap_on_a_ring_is_one_move_per_space_of_a_lane() -> None:
@@ -51,3 +59,23 @@ def test_a_corner_with_no_way_out_has_no_paths() -> None:
     measure = measure_corner(graphs, north)
     assert measure.exits == ()
     assert measure.long is None and measure.short is None
+
+
+def blocked_space_in_south(document: dict[str, Any]) -> None:
+    """A space printed inside South's limits and never raced on (no link in or out), as GP
+    Online's blocked nodes are: it has no place in the lap."""
+    blocked = dict(next(s for s in document["spaces"] if s["id"] == "3-24"), id="3-24b")
+    blocked["polygon"] = [[x + 1000.0, y] for x, y in blocked["polygon"]]
+    document["board"]["width"] = 2400
+    document["spaces"].append(blocked)
+    next(c for c in document["corners"] if c["id"] == "south")["spaces"].append("3-24b")
+
+
+def test_a_space_with_no_link_does_not_place_its_corner(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    track = edit(ring(), blocked_space_in_south)
+    assert [c.id for c in corners_in_lap_order(build_graphs(track))] == ["north", "south"]
+    (tmp_path / "t.json").write_text(dumps_track(track))
+    assert main(["info", str(tmp_path / "t.json"), "--json"]) == 0
+    corners = json.loads(capsys.readouterr().out)["corners"]
+    assert [c["id"] for c in corners] == ["north", "south"]

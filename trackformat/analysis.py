@@ -119,11 +119,17 @@ def _topological(nodes: set[str], succ: dict[str, list[str]]) -> list[str] | Non
 
 
 def corners_in_lap_order(graphs: TrackGraphs) -> list[Corner]:
-    """The corners sorted by where they start along the lap (unplaced corners last)."""
+    """The corners sorted by where they start along the lap (unplaced corners last).
+
+    Only spaces that a link enters or leaves place their corner: a space with no link at all (a
+    blocked space of a GP Online board, inside a corner's limits) has no place in the lap, and
+    counted at the line's rank it put its corner first."""
     far = max(graphs.progress.values(), default=0) + 1
+    ahead, behind = graphs.successors("circuit"), graphs.predecessors("circuit")
 
     def start(corner: Corner) -> tuple[int, str]:
-        ranks = [graphs.progress[s] for s in corner.spaces if s in graphs.progress]
+        ranks = [graphs.progress[s] for s in corner.spaces
+                 if s in graphs.progress and (ahead.get(s) or behind.get(s))]
         return (min(ranks) if ranks else far, corner.id)
 
     return sorted(graphs.track.corners, key=start)

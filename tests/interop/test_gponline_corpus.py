@@ -25,7 +25,8 @@ from trackformat.interop.gponline import (
     parse_dat,
 )
 from trackformat.interop.gponline.dat import NodeType
-from trackformat.lint import validate
+from trackformat.io import dumps_track
+from trackformat.lint import Severity, validate
 from trackformat.model import SpaceKind
 
 TRACKS = (
@@ -64,9 +65,57 @@ def test_the_corpus_holds_the_twelve_files() -> None:
 
 
 @pytest.mark.parametrize("name", TRACKS)
-def test_a_real_file_imports_with_no_validation_error(name: str) -> None:
+def test_a_real_file_imports_with_exit_0_and_no_error(
+        name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from trackformat.cli import main
+
+    out = tmp_path / "track.json"
+    assert main(["import", "gponline", str(corpus_path("gponline", name)), "-o", str(out)]) == 0
+    assert "; 0 errors, " in capsys.readouterr().out
+    assert main(["validate", str(out)]) == 0
+
+
+UNAVOIDABLE = {"shanghai.dat": [("GEOM003", ("592", "598"))]}
+"""Warnings a real file earns: Shanghai's file has a move from 592 to 598, two spaces on in the
+middle lane, past 595 (every other move of the board goes one space); GP Online plays it."""
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_a_real_file_gets_no_warning_it_cannot_act_on(name: str) -> None:
+    """Before, the importer's own guesses drew 81 "linked apart" warnings over the twelve, 4
+    off-board errors (Curitiba), a backward heading (Algarve), and the validator 19 pit
+    shortcuts, 7 corners missed by a partial lane and 2 blocked spaces, all on how GP Online
+    draws a board. Only a note of the shortest lap remains, and what is in the file itself."""
     report = validate(imported(name).track)
-    assert report.errors == 0, report.to_text()
+    found = [(d.code, d.location.elements) for d in report.diagnostics
+             if d.severity != Severity.INFO]
+    assert found == UNAVOIDABLE.get(name, []), report.to_text()
+    assert [d.code for d in report.diagnostics if d.severity == Severity.INFO] == ["PATH004"]
+
+
+@pytest.mark.parametrize("name", ["curitiba.dat", "valencia.dat"])
+def test_a_real_file_without_its_picture_is_sized_to_hold_its_spaces(
+        name: str, tmp_path: Path) -> None:
+    (tmp_path / name).write_bytes(corpus_path("gponline", name).read_bytes())
+    result = import_file(tmp_path / name)
+    assert any("not found beside the file; board size set to" in w for w in result.warnings)
+    assert validate(result.track, codes=["GEOM004"]).diagnostics == ()
+    with_picture = imported(name).track.board
+    assert (with_picture.width, with_picture.height) != (
+        result.track.board.width, result.track.board.height)
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_info_lists_the_corners_in_lap_order(
+        name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from trackformat.cli import main
+
+    out = tmp_path / "track.json"
+    out.write_text(dumps_track(imported(name).track))
+    assert main(["info", str(out), "--json"]) == 0
+    corners = json.loads(capsys.readouterr().out)["corners"]
+    assert "".join(str(c["stops"]) for c in corners) == expected(name)["stops_in_lap_order"]
+    assert [c["id"] for c in corners] == [f"corner-{n}" for n in range(1, len(corners) + 1)]
 
 
 @pytest.mark.parametrize("name", TRACKS)
@@ -192,8 +241,8 @@ def test_every_real_file_says_what_it_could_not_represent() -> None:
     assert "blocked node 310 is kept as a space of lane 1" in warnings["indianapolis.dat"]
     assert "blocked node 116 is kept as a space of lane" in warnings["valencia.dat"]
     assert "move 57 -> 58 crosses a lane" in warnings["algarve.dat"]
-    assert all("garage(s) stand in line in the pit lane" in w for w in warnings.values())
-    assert all("make no pit stop" in w for w in warnings.values())
+    # Garages in line are where GP Online's teams stop, and the race engine's too.
+    assert not any("garage" in w or "pit stop" in w for w in warnings.values())
 
 
 def test_the_command_line_imports_a_real_file(tmp_path: Path,
@@ -209,9 +258,9 @@ def test_the_command_line_imports_a_real_file(tmp_path: Path,
     assert re.search(r"^  garages +10$", capsys.readouterr().out, re.MULTILINE)
 
 
-def test_a_test_drive_of_a_real_file_says_it_sees_no_pit_stop(
+def test_a_test_drive_of_a_real_file_stops_at_its_garages(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A porter who test-drives an imported board reads why no car ever pits."""
+    """A porter who test-drives an imported board sees cars stop at GP Online's garages."""
     from trackformat.cli import main
 
     source = corpus_path("gponline", "minikart.dat")
@@ -220,6 +269,5 @@ def test_a_test_drive_of_a_real_file_says_it_sees_no_pit_stop(
     assert main(["testdrive", str(tmp_path / "m.json"), "--races", "2", "--cars", "4",
                  "--engine", "reference", "--json", str(tmp_path / "d.json")]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^  note +no pit stops: .*its 10 garages in line are not stops",
-                     out, re.MULTILINE), out
-    assert json.loads((tmp_path / "d.json").read_text())["notes"][0].startswith("no pit stops")
+    assert re.search(r"^  pit stops +[1-9]", out, re.MULTILINE), out
+    assert "no pit stops" not in out

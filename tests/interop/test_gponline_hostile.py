@@ -125,7 +125,7 @@ def test_a_picture_claiming_30000_px_square_is_not_decoded(
     assert code in (0, 1), printed
     assert "board picture bomb.png claims far more pixels than a board picture has" in printed
     board = load_track(tmp_path / "out.json").board
-    # Sized from the nodes (the largest x is 632, y 312, plus a margin), not the picture's claim.
+    # Sized to hold the spaces (nodes reach x 632, y 312; plus a margin), not the picture's claim.
     assert (board.width, board.height) == (692, 372)
 
 

@@ -93,8 +93,31 @@ def test_a_partial_lane_missing_a_corner_is_a_warning() -> None:
 
     [found] = diagnostics(edit(RING, partial_lane_3), "CORNER003")
     assert found.severity == Severity.WARNING
-    assert found.location.elements == ("north",)
-    assert "has no space in the partial lane 3" in found.message
+    assert found.location.elements == ("north", "3-8")
+    assert found.message.startswith(
+        "corner 'north' (North) has no space in the partial lane 3, which runs beside it (its "
+        "space 3-8 is next to the corner's 2-9)")
+
+
+def test_a_partial_lane_is_only_told_about_the_corners_it_runs_beside() -> None:
+    # Lane 3 has no spaces from 3-6 to 3-13, round North: a partial lane that widens the track
+    # elsewhere, as Indianapolis's fourth lane does along its main straight. It need not pass
+    # North; it does run beside South, which it must pass.
+    gone = {f"3-{k}" for k in range(6, 14)}
+
+    def lane_3_stops_short_of_north(document: dict[str, Any]) -> None:
+        document["spaces"] = [s for s in document["spaces"] if s["id"] not in gone]
+        document["links"] = [link for link in document["links"]
+                             if link["from"] not in gone and link["to"] not in gone]
+        corner(document, "north")["spaces"] = [
+            s for s in corner(document, "north")["spaces"] if s not in gone]
+        corner(document, "south")["spaces"] = [
+            s for s in corner(document, "south")["spaces"] if not s.startswith("3-")]
+
+    [found] = diagnostics(edit(RING, lane_3_stops_short_of_north), "CORNER003")
+    assert found.severity == Severity.WARNING
+    assert found.location.elements[0] == "south"
+    assert "has no space in the partial lane 3, which runs beside it" in found.message
 
 
 def test_a_space_in_two_corners_is_an_error() -> None:

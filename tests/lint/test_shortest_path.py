@@ -85,33 +85,81 @@ def test_a_corner_missing_a_lane_is_bypassed_in_that_lane() -> None:
     assert diagnostics(RING, "PATH002") == []
 
 
-def test_a_pit_lane_shorter_than_the_track_is_a_shortcut() -> None:
+def no_place_to_stop(document: dict[str, Any]) -> None:
+    """The ring's pit lane without its two boxes: a lane a car could drive through."""
+    boxes = set(document["pit_lane"]["boxes"])
+    document["spaces"] = [s for s in document["spaces"] if s["id"] not in boxes]
+    document["links"] = [link for link in document["links"]
+                         if link["from"] not in boxes and link["to"] not in boxes]
+    document["pit_lane"]["boxes"] = []
+
+
+def garages_instead_of_boxes(document: dict[str, Any]) -> None:
+    """The ring's teams stop in line in the pit lane, as on GP Online's boards."""
+    no_place_to_stop(document)
+    document["pit_lane"]["garages"] = ["pit-2", "pit-3", "pit-4"]
+
+
+def test_a_pit_lane_that_saves_moves_even_with_its_stop_is_a_shortcut() -> None:
     [found] = diagnostics(pit_ends("3-35", "3-6"), "PATH003")
     assert found.severity == Severity.ERROR
-    assert found.location.elements == ("3-35", *(f"pit-{i}" for i in range(7)), "3-6")
+    # The route passes the first box, where a car that turns in must end its move.
+    assert found.location.elements == (
+        "3-35", "pit-0", "pit-1", "box-1", "pit-3", "pit-4", "pit-5", "pit-6", "3-6")
     assert found.location.pointer == "/pit_lane"
     assert found.message == (
-        "through the pit lane, 3-35 to 3-6 takes 8 moves but 11 on the track; the pit lane must "
-        "never be a shortcut, so move its entry or exit, or add pit spaces"
+        "through the pit lane, 3-35 to 3-6 takes 8 moves but 11 on the track, stopping at "
+        "box-1: a car whose move ends there gains up to 3 moves on one that drove on; the pit "
+        "lane must never be a shortcut, so move its entry or exit, or add pit spaces"
     )
     assert diagnostics(RING, "PATH003") == []
 
 
-def test_a_pit_lane_a_move_or_two_short_is_a_warning() -> None:
-    # As on real boards, whose pit lanes run straight beside a track that bends.
-    [found] = diagnostics(pit_ends("3-35", "3-4"), "PATH003")
+@pytest.mark.parametrize("places", [None, garages_instead_of_boxes], ids=["boxes", "garages"])
+def test_a_pit_lane_a_move_short_with_a_place_to_stop_is_no_shortcut(places: Any) -> None:
+    # As on every real GP Online board: the lane runs straight where the track bends, and a car
+    # that turns in must stop at its box or garage, which ends its move.
+    track = pit_ends("3-35", "3-4")
+    track = edit(track, places) if places else track
+    assert diagnostics(track, "PATH003") == []
+
+
+def test_a_pit_lane_a_move_short_with_no_place_to_stop_is_a_warning() -> None:
+    # Nothing to stop at: a car could drive through the lane like the track.
+    [found] = diagnostics(edit(pit_ends("3-35", "3-4"), no_place_to_stop), "PATH003")
     assert found.severity == Severity.WARNING
-    assert found.message.startswith("through the pit lane, 3-35 to 3-4 takes 8 moves but 9 on")
+    assert found.message.startswith(
+        "through the pit lane, 3-35 to 3-4 takes 8 moves but 9 on the track, and it has no "
+        "place to stop (no box beside it, no garage in it), so a car can drive through it")
+    [found] = diagnostics(edit(pit_ends("3-35", "3-6"), no_place_to_stop), "PATH003")
+    assert found.severity == Severity.ERROR
 
 
-def test_a_pit_lane_beside_a_corner_bypasses_it() -> None:
-    [found] = diagnostics(pit_ends("3-6", "3-13"), "PATH003")
+def north_stops(stops: int) -> Any:
+    def change(document: dict[str, Any]) -> None:
+        document["corners"][0]["stops"] = stops
+
+    return change
+
+
+def test_a_pit_lane_beside_a_one_stop_corner_with_a_place_to_stop_skips_nothing() -> None:
+    # The stop at the box ends a move in the lane, as the one-stop corner North demands.
+    assert diagnostics(pit_ends("3-6", "3-13"), "PATH003") == []
+
+
+def test_a_pit_lane_that_saves_a_corner_stops_bypasses_it() -> None:
+    [found] = diagnostics(edit(pit_ends("3-6", "3-13"), north_stops(3)), "PATH003")
     assert found.severity == Severity.WARNING
     assert found.location.elements[0] == "north"
     assert found.location.elements[1] == "3-6" and found.location.elements[-1] == "3-13"
     assert found.message.startswith(
         "the pit lane from 3-6 to 3-13 bypasses corner North (north): every track route"
     )
+    assert "its 3 stops are more than the one a car makes at its place in the lane (2 stops " \
+        "saved)" in found.message
+    [found] = diagnostics(edit(pit_ends("3-6", "3-13"), no_place_to_stop), "PATH003")
+    assert found.location.elements[0] == "north"
+    assert "no place to stop, so a car skips the corner's stops" in found.message
 
 
 def test_a_lap_cut_short_is_a_warning() -> None:

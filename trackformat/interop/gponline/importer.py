@@ -3,11 +3,12 @@
 A ``.dat`` file stores nodes and moves but no lanes, no corner limits and no outlines, so they are
 worked out here, whatever order the ids come in (real files number them across the lanes row by
 row): lanes as the straight-on moves that best follow the track (:mod:`lanes`), corners as runs
-of curve nodes side by side (:mod:`corners`), outlines as the nodes' Voronoi cells cut to the road
-(:mod:`outlines`). What a track cannot hold exactly is imported the closest faithful way: a
-blocked node stays a space of its lane with no moves, garages in line stay pit-lane spaces
-(listed as the pit lane's garages), a move across a lane is kept and named in the track's
-ignore list. Each such decision is returned as a warning, never taken silently.
+of curve nodes side by side (:mod:`corners`), outlines drawn lane by lane as a printed board's
+spaces are (:mod:`outlines`). What a track cannot hold exactly is imported the closest faithful
+way: a blocked node stays a space of its lane with no moves, and a move across a lane is kept,
+each named in the track's ignore list (:mod:`ignored`); garages in line stay pit-lane spaces,
+listed as the pit lane's garages, where the teams stop. Each such decision is returned as a
+warning, never taken silently.
 """
 
 from __future__ import annotations
@@ -19,13 +20,19 @@ from pathlib import Path
 import networkx as nx
 from pydantic import ValidationError
 
-from trackformat.analysis import measure_corner
+from trackformat.analysis import corners_in_lap_order, measure_corner
 from trackformat.graph import build_graphs
-from trackformat.interop.gponline.board import MAX_IMAGE_NAME, board_size
+from trackformat.interop.gponline.board import (
+    LARGEST_BOARD,
+    MAX_IMAGE_NAME,
+    picture_size,
+    size_holding,
+)
 from trackformat.interop.gponline.corners import corner_runs
 from trackformat.interop.gponline.dat import CURVE_STOPS, DatFile, DatNode, NodeType
+from trackformat.interop.gponline.ignored import blocked_spaces, lane_jumps
 from trackformat.interop.gponline.lanes import find_lanes
-from trackformat.interop.gponline.outlines import node_spaces
+from trackformat.interop.gponline.outlines import node_spaces, spacing_of
 from trackformat.interop.gponline.pit import pit_lane_order
 from trackformat.interop.gponline.settings import settings_of
 from trackformat.model import (
@@ -193,7 +200,13 @@ def import_dat(
     _drop_blocked_moves(moves, blocked, lane_of, warnings)
 
     chain, boxes, garages = pit_lane_order(dat, moves, pit_nodes, warnings)
-    spaces = node_spaces(layout, lanes, lane_of, chain, set(boxes))
+    # The board is the picture's pixels when the picture is at hand: the outlines drawn at its
+    # edge are cut to it. Without one, the board is sized to hold the outlines (cut at 0, where
+    # the picture's pixels begin).
+    picture, missing = picture_size(dat, board_dir, warnings)
+    frame = (0.0, 0.0, *(picture or (LARGEST_BOARD, LARGEST_BOARD)))
+    spaces = node_spaces(layout, lanes, lane_of, chain, set(boxes), frame)
+    width, height = picture or size_holding(spaces, missing, warnings)
     by_id = {space.id: space for space in spaces}
     ordered = [str(n) for lane in lanes for n in lane] + [str(n) for n in chain + boxes]
     listed = set(ordered)
@@ -215,7 +228,7 @@ def import_dat(
     }
     runs = corner_runs(
         curve_type, _track_moves(moves, racing)[0], lane_of,
-        {n: layout.position(n) for n in racing}, _spacing(layout), dat.attributes,
+        {n: layout.position(n) for n in racing}, spacing_of(layout), dat.attributes,
     )
     runs = _with_blocked(runs, lanes, blocked)
     corners = [
@@ -226,8 +239,7 @@ def import_dat(
         )
         for run in runs
     ]
-    ignore = _lane_jumps(moves, lane_of, racing, warnings)
-    width, height = board_size(dat, board_dir, warnings)
+    ignore = lane_jumps(moves, lane_of, racing, warnings) + blocked_spaces(blocked)
     image: str | None = dat.image
     if len(dat.image) > MAX_IMAGE_NAME:
         warnings.append(
@@ -322,51 +334,11 @@ def _with_blocked(runs: list[list[int]], lanes: list[list[int]], blocked: set[in
     return runs
 
 
-def _lane_jumps(
-    moves: nx.DiGraph, lane_of: dict[int, int], racing: set[int], warnings: list[str]
-) -> list[Ignore]:
-    """Moves across a whole lane: the rules forbid them, but GP Online plays the file's moves,
-    so they are kept, each named in the track's ignore list, with a warning."""
-    jumps = sorted(
-        (a, b)
-        for a, b in moves.edges
-        if a in racing and b in racing and abs(lane_of[a] - lane_of[b]) > 1
-    )
-    for a, b in jumps:
-        warnings.append(
-            f"move {a} -> {b} crosses a lane (lane {lane_of[a] + 1} to lane {lane_of[b] + 1}); "
-            "kept as GP Online plays it, and listed in the track's ignore list"
-        )
-    if not jumps:
-        return []
-    return [
-        Ignore(
-            code="LAP002",
-            elements=sorted({str(n) for pair in jumps for n in pair}, key=int),
-            reason="moves across a lane in the GP Online file, kept as the game plays them",
-        )
-    ]
-
-
-def _spacing(layout: _Layout) -> float:
-    """The usual distance between neighbouring nodes: the median length of a move."""
-    lengths = sorted(
-        math.dist(layout.position(a), layout.position(b)) for a, b in layout.moves.edges
-    )
-    return lengths[len(lengths) // 2] if lengths else 20.0
-
-
 def _with_measures(track: Track, dat: DatFile, warnings: list[str]) -> Track:
     """Name corners in lap order, fill their long/short from the links, order the grid."""
     graphs = build_graphs(track)
-    ahead = graphs.successors("circuit")
-    # A blocked space has no links, so no place in the lap: it does not place its corner.
-    order = sorted(
-        track.corners,
-        key=lambda c: min((graphs.progress.get(s, 0) for s in c.spaces if ahead.get(s)), default=0),
-    )
     corners = []
-    for number, corner in enumerate(order, start=1):
+    for number, corner in enumerate(corners_in_lap_order(graphs), start=1):
         measure = measure_corner(graphs, corner)
         corners.append(
             corner.model_copy(

@@ -14,9 +14,10 @@ def pit_lane_order(
 
     The chain is the shortest run of moves from the pit node entered from the track to the one
     that leads back. GP Online's garages (pit nodes with an attribute) stand in that run on real
-    boards: they stay pit-lane spaces, so that the pit lane keeps its length, and are listed as
-    the pit lane's garages, so that an export writes them back. Pit nodes off the chain (a
-    garage the chain passes by, as in files this toolkit exported) become boxes beside it.
+    boards: they are where the teams stop, so they stay pit-lane spaces (the pit lane keeps its
+    length) and are listed as the pit lane's garages, where the race engine stops cars as it
+    does at boxes beside the lane, and from where an export writes them back. Pit nodes off the
+    chain (a garage the chain passes by, as in files this toolkit exported) become boxes.
     """
     if not pit_nodes:
         return [], [], []
@@ -44,17 +45,8 @@ def pit_lane_order(
         key=lambda b: (min((place[p] for p in moves.predecessors(b) if p in place), default=0), b),
     )
     garages = [n for n in chain if n in dat.attributes]
-    if garages and not boxes:
-        warnings.append(
-            f"{len(garages)} garage(s) stand in line in the pit lane ({_span(garages)}); they "
-            "are kept as the pit lane's garages, but the race engine stops cars at boxes beside "
-            "the lane only, so test drives of this track make no pit stop"
-        )
     for box in boxes:
         if box not in dat.attributes:
             warnings.append(f"pit node {box} is off the pit lane's chain; it becomes a box")
     return chain, boxes, garages
 
-
-def _span(nodes: list[int]) -> str:
-    return f"nodes {nodes[0]} to {nodes[-1]}" if len(nodes) > 1 else f"node {nodes[0]}"

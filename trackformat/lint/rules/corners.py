@@ -173,8 +173,11 @@ def lane_misses_corner(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
 
     A partial lane, one whose links do not run all round the lap (it starts and ends beside
     another lane, as on real boards where the track widens for a stretch), need not reach every
-    corner: for such a lane this is a warning, to check that the lane does not run beside the
-    corner.
+    corner: only the corners it runs beside. It runs beside a corner when one of its spaces that
+    cars drive on is linked to a space of the corner, or touches one side by side; for such a
+    corner this is a warning, naming the two spaces. A corner far from the stretch the partial
+    lane widens is not reported (Indianapolis's fourth lane, along its main straight, used to
+    draw a warning for each of its seven other corners).
     """
     partial = {lane for lane in graphs.lane_order if lane_is_partial(graphs, lane)}
     for position, corner in placed_corners(track, graphs):
@@ -198,18 +201,39 @@ def lane_misses_corner(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 pointer=f"/corners/{position}/spaces",
                 point=middle_of(graphs, inside),
             )
-        short = [lane for lane in missed if lane in partial]
-        if short:
-            plural = "s" if len(short) > 1 else ""
+        beside = [(lane, pair) for lane in missed if lane in partial
+                  for pair in [_beside(graphs, lane, set(inside))] if pair is not None]
+        if beside:
+            plural = "s" if len(beside) > 1 else ""
+            names = ", ".join(lane for lane, _ in beside)
+            where = "; ".join(f"its space {a} is next to the corner's {b}"
+                              for _, (a, b) in beside)
             yield Finding(
-                f"{corner_name(corner)} has no space in the partial lane{plural} "
-                f"{', '.join(short)}; if the lane runs beside the corner, add its spaces "
-                "between the corner's limits",
-                elements=(corner.id,),
+                f"{corner_name(corner)} has no space in the partial lane{plural} {names}, "
+                f"which runs beside it ({where}): add the lane's spaces between the corner's "
+                "limits",
+                elements=(corner.id, *(a for _, (a, _b) in beside)),
                 pointer=f"/corners/{position}/spaces",
                 point=middle_of(graphs, inside),
                 severity=Severity.WARNING,
             )
+
+
+def _beside(graphs: TrackGraphs, lane: str, inside: set[str]) -> tuple[str, str] | None:
+    """A space of ``lane`` that cars drive on (one with a link) and a space of ``inside`` that
+    it is linked to or touches side by side, or None: the lane does not run beside them."""
+    ahead, behind = graphs.successors("circuit"), graphs.predecessors("circuit")
+    raced = [s for s in graphs.lanes.get(lane, []) if ahead.get(s) or behind.get(s)]
+    for space in raced:
+        linked = [s for s in (*ahead[space], *behind[space]) if s in inside]
+        if linked:
+            return space, sorted(linked)[0]
+    neighbours = graphs.neighbours
+    for space in raced:
+        touching = sorted(s for s in neighbours.adj.get(space, {}) if s in inside)
+        if touching:
+            return space, touching[0]
+    return None
 
 
 def lane_is_partial(graphs: TrackGraphs, lane: str) -> bool:

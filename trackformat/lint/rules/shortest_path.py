@@ -7,6 +7,7 @@ so that the validator, ``info`` and the editor agree on the length of the shorte
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from trackformat.analysis import breadth_first, route_avoiding, route_to, shortest_lap
 from trackformat.graph import LinkKind, TrackGraphs
@@ -94,7 +95,39 @@ def corner_bypass(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
 
 
 PIT_SHORTFALL = 2
-"""Moves a pit lane may save on the track between its entry and exit before it is an error."""
+"""Moves a pit lane may save on the track between its entry and exit: with a place to stop, it
+is no shortcut up to this many; with none, a warning up to this many and an error beyond."""
+
+
+@dataclass(frozen=True)
+class _PitRoute:
+    """The shortest way through the pit lane from a pit entry's track space to a pit exit's,
+    stopping at a place to stop when the lane has one on the way."""
+
+    route: list[str]
+    stop: str | None
+    """The place to stop it passes (a box or garage), or None: a lane a car can drive through."""
+
+
+def _pit_routes(track: Track, source: str, pits: dict[str, list[str]]) -> dict[str, _PitRoute]:
+    """For each space the pit lane leads to from ``source``, the shortest way there through the
+    pit lane: through a place to stop when one lies on a way there (a car that turns in must end
+    its move at its place), else the shortest way of all."""
+    moves, parent = breadth_first(pits, [source])
+    pit_lane = track.pit_lane
+    places = [] if pit_lane is None else [
+        s for s in [*pit_lane.garages, *pit_lane.boxes] if s in moves and s != source]
+    routes: dict[str, _PitRoute] = {}
+    for stop in places:
+        onwards, after = breadth_first(pits, [stop])
+        for target, more in onwards.items():
+            known = routes.get(target)
+            if known is None or known.stop is None or len(known.route) > moves[stop] + more + 1:
+                route = route_to(parent, stop) + route_to(after, target)[1:]
+                routes[target] = _PitRoute(route, stop)
+    for target in moves:
+        routes.setdefault(target, _PitRoute(route_to(parent, target), None))
+    return routes
 
 
 @rule(
@@ -102,20 +135,33 @@ PIT_SHORTFALL = 2
     "pit-shortcut",
     TOPIC,
     Severity.ERROR,
-    example="a pit lane of 3 spaces whose entry and exit are 8 moves apart on the track.",
+    example=(
+        "a pit lane of 3 spaces whose entry and exit are 8 moves apart on the track, or one a "
+        "move short of the track with no box beside it and no garage in it."
+    ),
 )
 def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
-    """The pit lane is shorter than the track it runs beside, or bypasses a corner.
+    """The pit lane is a shortcut: a car gains ground by taking it, or skips a corner's stops.
 
-    Going through the pits must never gain ground: from a pit entry's track space to a pit
-    exit's track space, the route through the pit lane may take no fewer moves than the track,
-    and must not leave out a corner that every track route between them goes through.
+    A car turns into the pit lane only to stop there, at its team's box beside the lane or its
+    garage in it, and the stop ends its move: what is left of its roll is lost, and it can never
+    drive through the lane and back onto the track in one move. So a lane with a place to stop
+    is judged with the stop counted. If, through a place to stop, the lane saves n moves on the
+    track between its entry and exit, a car that stops comes out ahead of one that drove on only
+    when its roll ends within n spaces past its place, and then by n spaces at most; any bigger
+    roll loses more at the stop than the lane saves. Real boards draw the lane straight beside a
+    track that bends, one or two moves shorter (all twelve real GP Online tracks): with a place
+    to stop, that makes a stop a little cheaper, not a way round the track, and is not reported.
+    A lane that saves more than two moves even through a place to stop is an error: a stop timed
+    to its place then gains a car more than any real board allows.
 
-    Real boards are not that strict: their pit lanes run straight beside a track that bends, and
-    are often one or two moves shorter (every one of twelve real GP Online tracks), and some leave
-    the first corner out. A car takes the pit lane to stop at its pit, which costs it most of a
-    move (the rules' quick or slow stop), so the track can still be raced: a pit lane up to two
-    moves short, and a bypassed corner, are warnings; a bigger shortcut is an error.
+    A lane with no place to stop (no box, no garage) could be driven through like the track, so
+    every move it saves is a shortcut: a warning up to two moves, an error beyond.
+
+    The lane must not leave out a corner that every track route between its ends goes through.
+    The stop ends a move in the lane, as a one-stop corner demands, so with a place to stop only
+    a corner of two or three stops is reported (a warning: the car saves the stops beyond the
+    first); with no place to stop, any corner is (a warning).
     """
     pit_lane = track.pit_lane
     if pit_lane is None:
@@ -132,39 +178,65 @@ def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     for u in sources:
         if u not in pits:
             continue
-        _, pit_parent = breadth_first(pits, [u])
+        through = _pit_routes(track, u, pits)
         track_moves, _ = breadth_first(circuit, [u])
         for v in targets:
-            if v == u or v not in pit_parent or v not in track_moves:
+            if v == u or v not in through or v not in track_moves:
                 continue
-            route = route_to(pit_parent, v)
-            point = graphs.centre(route[1] if len(route) > 2 else u)
-            moves = len(route) - 1
-            if moves < track_moves[v]:
-                small = track_moves[v] - moves <= PIT_SHORTFALL
-                yield Finding(
-                    f"through the pit lane, {u} to {v} takes {moves} moves but {track_moves[v]} "
-                    f"on the track; the pit lane must never be a shortcut, so move its entry "
-                    f"or exit, or add pit spaces",
-                    elements=tuple(route),
-                    pointer="/pit_lane",
-                    point=point,
-                    severity=Severity.WARNING if small else None,
-                )
+            yield from _shortcut(graphs, u, v, through[v], track_moves[v])
+            route = through[v].route
             for corner, inside in corners:
                 if not inside or inside & set(route):
+                    continue
+                if through[v].stop is not None and corner.stops <= 1:
                     continue
                 if route_avoiding(circuit, [u], {v}, inside) is not None:
                     continue
                 yield Finding(
                     f"the pit lane from {u} to {v} bypasses {_corner_name(corner)}: every track "
-                    f"route between them goes through the corner; move the pit entry or exit "
-                    f"so that the corner is driven either way",
+                    f"route between them goes through the corner"
+                    f"{_stops_saved(corner, through[v].stop)}; move the pit entry or exit so "
+                    f"that the corner is driven either way",
                     elements=(corner.id, *route),
                     pointer="/pit_lane",
-                    point=point,
+                    point=graphs.centre(route[1] if len(route) > 2 else u),
                     severity=Severity.WARNING,
                 )
+
+
+def _shortcut(graphs: TrackGraphs, u: str, v: str, way: _PitRoute, on_track: int
+              ) -> Iterator[Finding]:
+    """The finding for a pit lane shorter than the track between ``u`` and ``v``, if it is a
+    shortcut (see :func:`pit_shortcut`)."""
+    moves = len(way.route) - 1
+    saved = on_track - moves
+    if saved <= 0 or (way.stop is not None and saved <= PIT_SHORTFALL):
+        return
+    if way.stop is None:
+        why = ("and it has no place to stop (no box beside it, no garage in it), so a car can "
+               "drive through it; the pit lane must never be a shortcut, so move its entry or "
+               "exit, add pit spaces, or mark the teams' boxes or garages")
+    else:
+        why = (f"stopping at {way.stop}: a car whose move ends there gains up to {saved} moves "
+               "on one that drove on; the pit lane must never be a shortcut, so move its entry "
+               "or exit, or add pit spaces")
+    yield Finding(
+        f"through the pit lane, {u} to {v} takes {moves} moves but {on_track} on the track, "
+        f"{why}",
+        elements=tuple(way.route),
+        pointer="/pit_lane",
+        point=graphs.centre(way.route[1] if len(way.route) > 2 else u),
+        severity=Severity.WARNING if way.stop is None and saved <= PIT_SHORTFALL else None,
+    )
+
+
+def _stops_saved(corner: Corner, stop: str | None) -> str:
+    """What bypassing ``corner`` saves a car that takes the pit lane."""
+    if stop is None:
+        return ", and the lane has no place to stop, so a car skips the corner's stops"
+    saved = corner.stops - 1
+    return (f", and its {corner.stops} stops are more than the one a car makes at its place in "
+            f"the lane ({saved} stop{'s' if saved > 1 else ''} saved)")
 
 
 @rule(
