@@ -356,9 +356,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     render.set_defaults(run=cmd_render)
 
-    from trackformat.cli import interop, race, testdrive
+    from trackformat.cli import interop, moves, race, testdrive
 
     interop.register(command)
+    moves.register(command)
     testdrive.register(command)
     race.register(command)
     return parser
