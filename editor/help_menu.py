@@ -19,6 +19,11 @@ ON_THE_BOARD = (
     ("Enter or double-click", "finish a space, lanes or a corner"),
     ("Arrows (Shift: 10 px)", "nudge the selected spaces (Select tool)"),
     ("Delete", "delete the selection (Select tool)"),
+    ("B (or Alt-click)", "make the space under the pointer a box or a garage, or take it back "
+     "(Pit lane tool)"),
+    ("1 to 6", "the car's gear (Moves tool)"),
+    ("Up, Down", "the car's roll, down to all faces of its die (Moves tool)"),
+    ("Shift-click or right-click", "put another car on a space or take it off (Moves tool)"),
 )
 
 

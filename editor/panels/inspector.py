@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -19,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from editor import edits
+from editor import edits, layout
 from editor.document import TrackDocument
 from trackformat.analysis import measure_corner
 from trackformat.graph import build_graphs
@@ -222,6 +224,37 @@ class Inspector(QWidget):
         editor.editingFinished.connect(heading_set)
         self.form.addRow("Heading", editor)
         self.fields["heading"] = editor
+        if len(chosen) == 1:
+            self._place_to_stop(track, chosen[0].id, chosen[0].kind)
+
+    def _place_to_stop(self, track: Track, space_id: str, kind: SpaceKind) -> None:
+        """A box or garage check box for a pit-lane space, a box, or a space of a box's or pit's
+        kind: the same as the Pit lane tool's B key, for those who pick spaces here."""
+        pit = track.pit_lane
+        if pit is None or not pit.spaces:
+            return
+        in_lane = space_id in pit.spaces
+        if not (in_lane or space_id in pit.boxes or kind != SpaceKind.TRACK):
+            return
+        box = QCheckBox("a team stops here", self)
+        box.setChecked(space_id in (pit.garages if in_lane else pit.boxes))
+        box.setToolTip(
+            "A garage in line in the pit lane (as GP Online draws it): cars stop there as at a box"
+            if in_lane
+            else "A team box beside the pit lane, where the team's cars stop"
+        )
+        change = layout.toggle_garage if in_lane else layout.toggle_box
+
+        def edit() -> None:
+            self.document.edit("Garage" if in_lane else "Team box", lambda t: change(t, space_id))
+
+        def toggled(_on: bool) -> None:
+            # After the click is handled: the edit rebuilds the form, this box with it.
+            self._when_loaded(lambda: QTimer.singleShot(0, self, edit))
+
+        box.toggled.connect(toggled)
+        self.form.addRow("Garage" if in_lane else "Team box", box)
+        self.fields["place_to_stop"] = box
 
     def _corner_fields(self, track: Track, corners: list[Corner]) -> None:
         ids = [c.id for c in corners]

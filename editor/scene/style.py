@@ -78,3 +78,18 @@ def cosmetic_pen(
 
 def brush(colour: QColor) -> QBrush:
     return QBrush(colour)
+
+# The Moves tool's overlay: where the car may end its move, drawn over the spaces (never as
+# their fill, so that the selection, the finish line and the heatmap stay as they are).
+REACH_FREE = QColor(30, 200, 120, 150)
+"""A space the car may end on at no cost."""
+REACH_COSTLY = QColor(150, 60, 235, 150)
+"""A space the car may end on only by paying wear points (braking, an overshoot, a spin)."""
+REACH_OUT = QColor(165, 0, 35, 170)
+"""A space the car may end on only by leaving the race."""
+REACH_TEXT = QColor(255, 255, 255)
+REACH_FILL_Z = 6.0
+"""Above the spaces, under the corners' limits and the arrows, which still show through."""
+REACH_LABEL_Z = 45.0
+REACH_CAR_Z = 55.0
+"""The cars of the Moves tool, above everything else the board draws."""

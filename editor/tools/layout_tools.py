@@ -131,10 +131,15 @@ class PitTool(Tool):
     shortcut = "P"
     hint = (
         "Click pit-lane spaces in driving order; Shift-click a track space to enter from it, "
-        "Ctrl-click one to leave onto it, Alt-click a space beside the lane to make it a box, "
-        "or a pit-lane space to make it a garage in line"
+        "Ctrl-click one to leave onto it; B (or Alt-click) makes the space under the pointer a "
+        "team's place to stop, a box beside the lane or a garage in the lane, or takes it back"
     )
     cursor = Qt.CursorShape.PointingHandCursor
+
+    def __init__(self, context: ToolContext) -> None:
+        super().__init__(context)
+        self._pointer: QPointF | None = None
+        self._clicked: str | None = None
 
     def press(self, event: QMouseEvent, pos: QPointF) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
@@ -142,17 +147,51 @@ class PitTool(Tool):
         space = self.scene.space_at(pos)
         if space is None:
             return True
+        self._clicked = space
         mods = event.modifiers()
         if mods & SHIFT:
             self.document.edit("Pit entry", lambda t: layout.toggle_pit_entry(t, space))
         elif mods & CTRL:
             self.document.edit("Pit exit", lambda t: layout.toggle_pit_exit(t, space))
         elif mods & ALT:
-            pit = self.document.track.pit_lane
-            if pit is not None and space in pit.spaces:
-                self.document.edit("Garage", lambda t: layout.toggle_garage(t, space))
-            else:
-                self.document.edit("Team box", lambda t: layout.toggle_box(t, space))
+            self.toggle_place_to_stop(space)
         else:
             self.document.edit("Pit-lane space", lambda t: layout.append_pit_space(t, space))
         return True
+
+    def move(self, event: QMouseEvent, pos: QPointF) -> bool:
+        self._pointer = pos
+        return False
+
+    def key(self, event: QKeyEvent) -> bool:
+        """B: the space under the pointer (else the one last clicked) becomes a place to stop,
+        or stops being one. Alt-click does the same, but most window managers take Alt-click
+        for moving windows, so a key does it everywhere."""
+        if event.key() != Qt.Key.Key_B or event.modifiers() & (CTRL | ALT):
+            return False
+        space = self.scene.space_at(self._pointer) if self._pointer is not None else None
+        space = space or self._clicked
+        if space is None:
+            self.context.status("Point at a space and press B to make it a box or a garage")
+        else:
+            self.toggle_place_to_stop(space)
+        return True
+
+    def toggle_place_to_stop(self, space: str) -> None:
+        """A pit-lane space becomes a garage in line, any other space a box beside the lane;
+        one that already is one stops being it."""
+        self._clicked = space
+        pit = self.document.track.pit_lane
+        if pit is not None and space in pit.spaces:
+            was = space in pit.garages
+            if self.document.edit("Garage", lambda t: layout.toggle_garage(t, space)):
+                self.context.status(
+                    f"{space} is no longer a garage" if was
+                    else f"{space} is a garage in line: a team stops there, like at a box"
+                )
+        else:
+            was = pit is not None and space in pit.boxes
+            if self.document.edit("Team box", lambda t: layout.toggle_box(t, space)):
+                self.context.status(
+                    f"{space} is no longer a team box" if was else f"{space} is a team box"
+                )

@@ -7,6 +7,7 @@ from editor.tools.arrow_tool import ArrowTool
 from editor.tools.base import Tool
 from editor.tools.lane_tool import LaneTool
 from editor.tools.layout_tools import CornerTool, FinishTool, GridTool, PitTool
+from editor.tools.moves_tool import MovesTool
 from editor.tools.select_tool import SelectTool
 from editor.tools.space_tool import SpaceTool
 
@@ -22,4 +23,5 @@ def tool_classes() -> list[type[Tool]]:
         GridTool,
         PitTool,
         AlignTool,
+        MovesTool,
     ]

@@ -215,3 +215,60 @@ def test_pit_tool_alt_click_makes_a_pit_space_a_garage_in_line(  # type: ignore[
     saved = tmp_path / "with-garage.json"
     assert window.save_as(saved)
     assert '"garages": ["pit-2"]' in saved.read_text(encoding="utf-8")
+
+
+def test_pit_tool_b_key_makes_a_garage_or_a_box_without_alt(  # type: ignore[no-untyped-def]
+    window, ring_file: Path, qtbot, tmp_path: Path
+) -> None:
+    """Alt-click is taken by most window managers: B on the space under the pointer does the
+    same, a garage in the pit lane, a box beside it, and takes either back."""
+    from editor.scene import style
+
+    window.open_path(ring_file)
+    window.view.fit()
+    window.choose_tool("Pit lane")
+    assert "B (or Alt-click)" in window.status_label.text()
+    viewport = window.view.viewport()
+    window.view.setFocus()
+
+    def press_b_over(space_id: str) -> None:
+        qtbot.mouseMove(viewport, _space_point(window, space_id))
+        qtbot.keyClick(window.view, Qt.Key.Key_B)
+
+    saved = tmp_path / "stops.json"
+    press_b_over("pit-3")
+    assert window.document.track.pit_lane.garages == ["pit-3"]
+    assert window.scene.space_items["pit-3"].brush().color() == style.GARAGE_FILL
+    assert "pit-3 is a garage" in window.status_label.text()
+    assert window.save_as(saved)
+    assert '"garages": ["pit-3"]' in saved.read_text(encoding="utf-8")
+    press_b_over("pit-3")
+    assert window.document.track.pit_lane.garages == []
+    assert window.save_as(saved)
+    assert '"garages": []' in saved.read_text(encoding="utf-8")
+
+    press_b_over("box-2")
+    assert window.document.track.pit_lane.boxes == ["box-1"], "B takes a box back"
+    press_b_over("box-2")
+    assert window.document.track.pit_lane.boxes == ["box-1", "box-2"], "and makes one beside"
+    assert "box-2 is a team box" in window.status_label.text()
+    assert window.save_as(saved)
+    assert '"boxes": ["box-1", "box-2"]' in saved.read_text(encoding="utf-8")
+    assert window.document.undo_stack.count() == 4
+
+
+def test_the_inspector_makes_a_selected_pit_space_a_garage(  # type: ignore[no-untyped-def]
+    window, ring_file: Path, qtbot
+) -> None:
+    window.open_path(ring_file)
+    window.document.set_selection({"pit-5"})
+    box = window.inspector_dock.widget().fields["place_to_stop"]
+    assert not box.isChecked()
+    box.click()
+    qtbot.waitUntil(lambda: window.document.track.pit_lane.garages == ["pit-5"])
+    box = window.inspector_dock.widget().fields["place_to_stop"]
+    assert box.isChecked()
+    box.click()
+    qtbot.waitUntil(lambda: window.document.track.pit_lane.garages == [])
+    window.document.set_selection({"1-5"})
+    assert "place_to_stop" not in window.inspector_dock.widget().fields, "not on a track space"
