@@ -201,6 +201,46 @@ def test_the_rules_audit_position_on_monaco(capsys: pytest.CaptureFixture[str]) 
     assert "  2nd  (die 2 to 4): brakes 1, gearbox 1, engine 1" in out
 
 
+def test_w1_the_referee_never_lets_a_car_drive_through_the_pit_lane(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The audit's roll of 19: before W1 the pit lane led on to 3-001 and 3-002 for free.
+    moves = document(capsys, MONACO, *AUDIT, "--roll", "19")["moves"]
+    through_pit = [m for m in moves if any(s.startswith(("pit-", "box-")) for s in m["route"])]
+    assert [(m["destination"], m["pit_stop"]) for m in through_pit] == [("box-1", True)]
+    assert {m["destination"] for m in moves} == {"box-1", "1-156", "2-154"}
+    # A car waiting in the pit lane short of its box stops there, whatever it rolls.
+    waiting = document(capsys, MONACO, "--car", "pit-01", "--gear", "4", "--box", "box-1",
+                       "--lap", "2", "--roll", "9")["moves"]
+    assert [(m["destination"], m["pit_stop"]) for m in waiting] == [("box-1", True)]
+
+
+def test_w3_the_referee_offers_a_blocked_car_the_block_and_shorter_braking(
+    track: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A wall across the straight between the ring's corners, four spaces ahead of the car.
+    wall = ("--other", "1-20", "--other", "2-20", "--other", "3-20")
+    moves = document(capsys, track, "--car", "2-15", "--gear", "4", "--roll", "9",
+                     "--wear", "brakes=9", *wall)["moves"]
+    blocked = {(m["spaces"], m["blocked"], m["brakes"], m["tyres"]) for m in moves
+               if m["blocked"]}
+    assert blocked == {(4, 5, 3, 2)}
+    braking = {(m["spaces"], m["brakes"], m["tyres"]) for m in moves if not m["blocked"]}
+    assert {(3, 6, 0), (2, 7, 0), (1, 8, 0)} <= braking
+
+
+def test_w4_in_the_pit_lane_the_referee_gives_free_downshifts_within_their_limits(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    gears = document(capsys, MONACO, "--car", "pit-06", "--gear", "6", "--box", "box-1",
+                     "--lap", "2")["gears"]
+    assert [g["gear"] for g in gears] == [2, 3, 4, 5, 6], "never sixth to first"
+    assert all(not any(g["cost"].values()) for g in gears)
+    empty = document(capsys, MONACO, "--car", "pit-06", "--gear", "6", "--box", "box-1",
+                     "--lap", "2", "--wear", "gearbox=0")["gears"]
+    assert [g["gear"] for g in empty] == [5, 6]
+
+
 # -- gears ---------------------------------------------------------------------------------------
 
 
