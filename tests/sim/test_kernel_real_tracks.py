@@ -18,6 +18,7 @@ from tests.sim.positions import position
 from tests.sim.test_kernel_drivers import assert_same_races
 from trackformat.rules import load_ruleset
 from trackformat.sim import Board, legal_moves
+from trackformat.sim.batch.testdrive import DriveSpec, run_batch
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.limits import kernel_limit
 from trackformat.sim.kernel.moves import engine_move, kernel_moves
@@ -60,3 +61,16 @@ def test_a_real_board_is_within_the_kernels_limits(name: str) -> None:
     arrays = BoardArrays.of(real_board(name))
     for preset in ("formula-d", "formule-de-basic"):
         assert kernel_limit(arrays, load_ruleset(preset)) is None, (name, preset)
+
+
+@pytest.mark.parametrize("name", TRACKS)
+def test_a_test_drive_of_a_real_board_makes_pit_stops_at_its_garages(
+        name: str, compiled_kernel: None) -> None:
+    # GP Online's teams stop at garages in line in the pit lane; cautious drivers, who stop
+    # once their tyres run low, make stops there in two-lap races on every real board.
+    track = imported(name).track
+    spec = DriveSpec.of(track, load_ruleset(), ("cautious",) * 6, seed=0, laps=2)
+    stats = run_batch(spec, 20)
+    garages = set(track.pit_lane.garages) if track.pit_lane else set()
+    stopped = {space for (space, what), n in stats.spaces.items() if what == "pit_stops" and n}
+    assert stopped and stopped <= garages, (name, stopped)
