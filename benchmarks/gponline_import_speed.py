@@ -6,7 +6,7 @@ stadium, numbered across the lanes row by row as real files are, with moves stra
 diagonally into the next lane, a corner at each end; a real board has 400 to 600 nodes.
 
     python benchmarks/gponline_import_speed.py                   # 600, 4,000 and 9,900 nodes
-    python benchmarks/gponline_import_speed.py --nodes 9900      # one size (10,000 nodes is the most a file may hold)
+    python benchmarks/gponline_import_speed.py --nodes 9900      # one size (at most 10,000)
     python benchmarks/gponline_import_speed.py Zandvoort.dat     # real files
 
 Columns: ``read`` parses the text, ``import`` makes the track (lanes, corners, pit lane and the
