@@ -34,7 +34,7 @@ def kernel_after(state: RaceState, pick: int, roll: int, gear_roll: int,
     arrays = board_arrays(state.board)
     move = kernel_move_rows(state, 0, [roll])[pick]
     cars = car_rows(state, arrays)
-    race = np.array([state.sequence, len(state.finish_order)], np.int64)
+    race = kr.race_numbers(state)
     debris = np.zeros(len(arrays.names), np.int64)
     for space in state.debris:
         debris[arrays.number[space]] = 1

@@ -70,6 +70,35 @@ def test_race_and_replay_commands(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "unknown bot 'nobody'" in capsys.readouterr().err
 
 
+def test_a_logged_race_with_builds_and_team_repairs_replays_them(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    track_file = tmp_path / "ring.json"
+    save_track(ring(lanes=2, per_lane=24), track_file)
+    log = tmp_path / "built.jsonl"
+    short = "tyres=2,brakes=7,gearbox=3,body=3,engine=3,suspension=2"
+    assert main(["race", str(track_file), "--bots", "cautious", "--cars", "4", "--laps", "3",
+                 "--seed", "3", "--team-race", "--builds", f"{short};standard",
+                 "--log", str(log)]) == 0
+    capsys.readouterr()
+    setup, lines = read_setup(log)
+    assert setup.ruleset["team_repairs"] == {"points": 4}
+    built = {"tyres": 2, "brakes": 7, "gearbox": 3, "body": 3, "engine": 3, "suspension": 2}
+    assert setup.builds == (built, None, built, None)
+    assert any('"event": "PitStop"' in line for line in lines), "short of tyres, they stop"
+    assert main(["replay", str(log), str(track_file)]) == 0
+    assert "replayed exactly" in capsys.readouterr().out
+    # The builds are part of the race: another build in the header, another race.
+    head = json.loads(log.read_text().splitlines()[0])
+    head["builds"][0] = {**built, "tyres": 3, "brakes": 6}
+    log.write_text("\n".join([json.dumps(head), *lines]) + "\n")
+    assert main(["replay", str(log), str(track_file)]) == 1
+    # A bad build and an odd team race are refused with a message.
+    assert main(["race", str(track_file), "--cars", "2", "--builds", "tyres=15"]) == 2
+    assert "car 1's build gives tyres 15: tyres take 1 to 14" in capsys.readouterr().err
+    assert main(["race", str(track_file), "--cars", "3", "--team-race"]) == 2
+    assert "3 cars do not make teams of two" in capsys.readouterr().err
+
+
 def test_team_points_follow_the_booklet_scale() -> None:
     rules = load_ruleset("formula-d")
     assert rules.team_points == [10, 8, 6, 5, 4, 3, 2, 1]

@@ -14,7 +14,13 @@ from pathlib import Path
 
 from trackformat.io import TrackFileError, load_track
 from trackformat.io.files import FileRefused, require_regular_file
-from trackformat.rules import RulesetError, load_ruleset
+from trackformat.rules import (
+    BuildError,
+    RulesetError,
+    build_lineup,
+    lineup_points,
+    load_ruleset,
+)
 from trackformat.sim.batch.racelog import RaceLogError, race, replay, write_log
 
 EXIT_OK, EXIT_DIFFERENT, EXIT_UNUSABLE = 0, 1, 2
@@ -28,11 +34,16 @@ def cmd_race(args: argparse.Namespace) -> int:
         lineup = [bots[car % len(bots)] for car in range(args.cars)] if bots else []
         if not lineup:
             raise RaceLogError("name at least one bot")
-        setup, result = race(track, rules, lineup, args.seed, args.laps)
+        if args.team_race:
+            rules = rules.with_team_repairs()
+        builds = (build_lineup(args.builds.split(";"), args.cars, rules.car_build, rules.builds,
+                               rules.name) if args.builds is not None else ())
+        setup, result = race(track, rules, lineup, args.seed, args.laps,
+                             lineup_points(builds, rules.builds))
     except TrackFileError as err:
         print(err.render(), file=sys.stderr)
         return EXIT_UNUSABLE
-    except (RulesetError, RaceLogError, ValueError) as err:
+    except (RulesetError, RaceLogError, BuildError, ValueError) as err:
         print(f"trackformat race: {err}", file=sys.stderr)
         return EXIT_UNUSABLE
     order = ", ".join(f"car {car + 1} ({lineup[car]})" for car in result.finish_order)
@@ -85,6 +96,11 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     one.add_argument("--seed", type=int, default=1, help="the race's seed (default 1)")
     one.add_argument("--laps", type=int, help="laps (default: the track's)")
     one.add_argument("--ruleset", default="formula-d", help="preset name or ruleset file")
+    one.add_argument("--builds", metavar="A;B;...",
+                     help="builds cycled over the cars (building your car): a build's name, "
+                          "standard, or tyres=N,brakes=N,gearbox=N,body=N,engine=N,suspension=N")
+    one.add_argument("--team-race", action="store_true",
+                     help="the team race's repairs: 4 WP a team of two cars, at its pit stops")
     one.add_argument("--log", metavar="OUT.jsonl", help="write the race's events as JSON lines")
     one.set_defaults(run=cmd_race)
 

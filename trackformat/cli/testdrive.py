@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from trackformat.cli.progress import ProgressBar
+from trackformat.cli.testdrive_text import report_text
 from trackformat.collector import settle
 from trackformat.io import (
     TrackFileError,
@@ -29,14 +30,14 @@ from trackformat.io import (
     write_text_atomically,
 )
 from trackformat.model.track import Track
-from trackformat.rules import DEFAULT_PRESET, RulesetError, load_ruleset
-from trackformat.sim.batch.compare import (
-    ReportError,
-    changes_json,
-    compare,
-    percent,
-    with_interval,
+from trackformat.rules import (
+    DEFAULT_PRESET,
+    BuildError,
+    RulesetError,
+    build_lineup,
+    load_ruleset,
 )
+from trackformat.sim.batch.compare import ReportError, changes_json, compare
 from trackformat.sim.batch.report import batch_report
 from trackformat.sim.batch.stats import DriveStats
 from trackformat.sim.batch.testdrive import (
@@ -70,76 +71,6 @@ def _count(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
-
-
-_percent = percent
-
-
-def _rate(share: float, interval: list[float] | None) -> str:
-    """A rate with its 95% interval when the report has one: ``12.5% (9.1-16.9)``."""
-    return _percent(share) if interval is None else with_interval(share, interval)
-
-
-def _figure(value: Any) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else f"{value:.1f}"
-    return str(value)
-
-
-def report_text(report: dict[str, Any], source: str) -> str:
-    """The report as a few lines and a table of corners, in lap order."""
-    turns, per_lap = report["turns"]["per_race"], report["turns"]["per_lap"]
-    cars_total = report["races"] * report["cars"]
-    lineup = ", ".join(dict.fromkeys(report["bots"]))
-    out = ", ".join(f"{cause} {n}" for cause, n in report["dnf"].items()) or "none"
-    win_cis = report.get("winner_share_ci", {})
-    wins = ", ".join(f"{bot} {_rate(share, win_cis.get(bot))}"
-                     for bot, share in report["winner_share"].items())
-    if report["no_winner"]:
-        wins += (f" (no winner in {_rate(report['no_winner'], report.get('no_winner_ci'))}"
-                 " of races)")
-    rows = [
-        ("turns per race", f"mean {_figure(turns['mean'])}, median {_figure(turns['median'])}, "
-                           f"p90 {_figure(turns['p90'])} (min {_figure(turns['min'])}, "
-                           f"max {_figure(turns['max'])})"),
-        ("turns per lap", f"mean {_figure(per_lap['mean'])}, median {_figure(per_lap['median'])}, "
-                          f"p90 {_figure(per_lap['p90'])}"),
-        ("finished", f"{report['finished']} of {cars_total} cars "
-                     f"({_rate(report['finish_rate'], report.get('finish_rate_ci'))})"),
-        ("out", out),
-        ("wins", wins),
-    ]
-    if "pit_stops" in report:  # reports written before pit stops were counted have none
-        rows.insert(3, ("pit stops", f"{report['pit_stops']} "
-                                     f"({report['pit_stops_per_car']:.2f} per car)"))
-    if report["completed"] < report["races"]:
-        rows.append(("turn limit", f"{report['races'] - report['completed']} races stopped "
-                                   "before every car was through"))
-    rows += [("note", note) for note in report.get("notes", [])]
-    lines = [
-        f"{report['track']} ({source}): {report['races']} races of {report['cars']} cars "
-        f"({lineup}), {report['ruleset']}, {report['laps']} laps, seed {report['seed']}",
-        *(f"  {key:<16}{value}" for key, value in rows),
-    ]
-    header = ("corner", "stops", "entries", "overshoot", "mean", "out", "spins", "tyres WP")
-    table = [header] + [
-        (c["name"], str(c["stops"]), str(c["entries"]),
-         _rate(c["overshoot_rate"], c.get("overshoot_rate_ci")),
-         _figure(c["mean_overshoot"]), str(c["eliminations"]), str(c["spins"]),
-         str(c["tyre_wp"]))
-        for c in report["corners"]
-    ]
-    if len(table) > 1:
-        widths = [max(len(row[i]) for row in table) for i in range(len(header))]
-        lines.append("")
-        for row in table:
-            cells = [row[0].ljust(widths[0])] + [
-                cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True)
-            ]
-            lines.append("  " + "  ".join(cells))
-    return "\n".join(lines)
 
 
 def _cores() -> int:
@@ -308,11 +239,14 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
         return _fail(err.render())
     try:
         bots = bot_lineup(names, args.cars)
-    except DriveError as err:
+        rules = rules.with_team_repairs() if args.team_race else rules
+        builds = (build_lineup(args.builds.split(";"), args.cars, rules.car_build, rules.builds,
+                               rules.name) if args.builds is not None else ())
+    except (DriveError, BuildError, ValueError) as err:
         return _fail(f"trackformat testdrive: {err}")
     try:
         spec = DriveSpec.of(track, rules, bots, seed=args.seed, laps=args.laps,
-                            engine=args.engine)
+                            engine=args.engine, builds=builds)
         bar = ProgressBar(sys.stderr)
         context = prepare(spec, cold="race", say=bar.say)
     except DriveError as err:
@@ -367,6 +301,13 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
                      help="bots given to the cars in turn: car 1 A, car 2 B, ... then A again")
     drive.add_argument("--ruleset", default=DEFAULT_PRESET, metavar="NAME|PATH",
                        help=f"preset name or ruleset file (default {DEFAULT_PRESET})")
+    drive.add_argument("--builds", metavar="A;B;...",
+                       help="builds given to the cars in turn, like --bots (building your "
+                            "car): a build's name in the ruleset, standard (the ruleset's WP), "
+                            "or tyres=N,brakes=N,gearbox=N,body=N,engine=N,suspension=N")
+    drive.add_argument("--team-race", action="store_true",
+                       help="the team race's repairs: each team of two cars (1-2, 3-4, ...) "
+                            "shares 4 repair WP at its pit stops; needs an even --cars")
     drive.add_argument("--laps", type=_count(1), metavar="L",
                        help="laps per race (default: the track's)")
     drive.add_argument("--seed", type=int, default=0, metavar="S",

@@ -5,6 +5,17 @@
 ruleset file. docs/rules.md lists every rule, its value in each preset and its source.
 """
 
+from trackformat.rules.builds import (
+    STANDARD,
+    BuildError,
+    CarBuild,
+    TeamRepairs,
+    build_lineup,
+    build_text,
+    check_build,
+    lineup_points,
+    parse_build,
+)
 from trackformat.rules.loading import (
     DEFAULT_PRESET,
     RulesetError,
@@ -14,8 +25,6 @@ from trackformat.rules.loading import (
     ruleset_from_document,
 )
 from trackformat.rules.model import (
-    GEARS,
-    WEAR_CATEGORIES,
     Blocking,
     BlockingStep,
     Collision,
@@ -37,15 +46,18 @@ from trackformat.rules.model import (
     Start,
     TieBreak,
     WearAllowance,
-    WearPoints,
 )
+from trackformat.rules.points import GEARS, WEAR_CATEGORIES, WearPoints
 
 __all__ = [
     "DEFAULT_PRESET",
     "GEARS",
+    "STANDARD",
     "WEAR_CATEGORIES",
     "Blocking",
     "BlockingStep",
+    "BuildError",
+    "CarBuild",
     "Collision",
     "Corners",
     "Debris",
@@ -64,11 +76,17 @@ __all__ = [
     "Slipstream",
     "SpinOut",
     "Start",
+    "TeamRepairs",
     "TieBreak",
     "WearAllowance",
     "WearPoints",
+    "build_lineup",
+    "build_text",
+    "check_build",
+    "lineup_points",
     "load_ruleset",
     "loads_ruleset",
+    "parse_build",
     "preset_names",
     "ruleset_from_document",
 ]

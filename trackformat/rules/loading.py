@@ -67,7 +67,7 @@ def _message(error: Any) -> str:
         return "required field is missing"
     if kind == "extra_forbidden":
         return "unknown field (not part of a ruleset)"
-    message = str(error["msg"])
+    message = str(error["msg"]).removeprefix("Value error, ")  # a check of the rules' own
     value = error.get("input")
     if not isinstance(value, (dict, list)):
         shown = repr(value)

@@ -11,27 +11,10 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
-GEARS = 6
-"""Number of gears of a car; the rules of every edition have six."""
-
-WEAR_CATEGORIES = ("tyres", "brakes", "gearbox", "body", "engine", "suspension")
-"""The wear-point categories, in the order of the car sheet."""
-
-
-class RulesModel(BaseModel):
-    """Base of the ruleset models: frozen values, unknown keys refused, fields documented."""
-
-    model_config = ConfigDict(
-        frozen=True, extra="forbid", allow_inf_nan=False, use_attribute_docstrings=True
-    )
-
-
-Face = Annotated[int, Field(ge=1, le=100)]
-"""A number printed on a die face."""
-Count = Annotated[int, Field(ge=0, le=99)]
-"""A number of wear points or spaces."""
+from trackformat.rules.builds import BUILD_NAME, CarBuild, TeamRepairs, check_build
+from trackformat.rules.points import GEARS, Face, RulesModel, WearPoints
 
 
 class Dice(RulesModel):
@@ -43,27 +26,6 @@ class Dice(RulesModel):
     printed on two faces appears twice), because the real dice are not uniform ranges."""
     black: Annotated[list[Face], Field(min_length=2, max_length=100)]
     """Faces of the black die, used for the grid, the start and every damage roll."""
-
-
-class WearPoints(RulesModel):
-    """A number of wear points (WP) in each category; also used for a cost in WP."""
-
-    tyres: Count = 0
-    """Tyres: spent on overshoots (and on long blocks)."""
-    brakes: Count = 0
-    """Brakes: spent on braking, blocks and big downshifts."""
-    gearbox: Count = 0
-    """Gearbox (fuel, "consommation", in the basic rules): spent on downshifts of two or more."""
-    body: Count = 0
-    """Body: lost in collisions; losing the last one eliminates the car."""
-    engine: Count = 0
-    """Engine: lost to engine damage and four-gear downshifts; the last one eliminates."""
-    suspension: Count = 0
-    """Suspension (road holding): lost on debris; the last one eliminates."""
-
-    def total(self) -> int:
-        """All wear points together."""
-        return sum(getattr(self, name) for name in WEAR_CATEGORIES)
 
 
 class WearAllowance(RulesModel):
@@ -334,6 +296,15 @@ class Ruleset(RulesModel):
     """Points by place of the optional team race (teams of two cars: cars 1 and 2, 3 and 4...):
     first place scores the first number; places past the list and cars out score nothing. Empty
     when the rules have no team race."""
+    team_repairs: TeamRepairs | None = None
+    """The team race's repair WP, shared by the two cars of a team at their pit stops (optional
+    rule); None to race without them. A race with them needs an even number of cars."""
+    car_build: CarBuild | None = None
+    """Building your car (optional rule): the limits within which a car may spread its WP
+    itself; None when the rules have no such rule (a line-up may then give no builds)."""
+    builds: dict[Annotated[str, Field(pattern=BUILD_NAME)], WearPoints] = Field(
+        default={}, max_length=100)
+    """Named builds a line-up may give its cars by name, each within ``car_build``."""
 
     @model_validator(mode="after")
     def _consistent(self) -> Ruleset:
@@ -349,6 +320,19 @@ class Ruleset(RulesModel):
                     )
         return self
 
+    @field_validator("builds")
+    @classmethod
+    def _builds_within_the_limits(cls, builds: dict[str, WearPoints],
+                                  info: ValidationInfo) -> dict[str, WearPoints]:
+        limits = info.data.get("car_build")
+        if builds and limits is None:
+            raise ValueError("named builds need car_build, the limits to check them against")
+        for name, build in builds.items():
+            problems = check_build(limits, build) if limits is not None else []
+            if problems:
+                raise ValueError(f"build {name!r} " + "; ".join(problems))
+        return builds
+
     def starting_wear(self, laps: int) -> WearPoints:
         """Starting WP for a race of ``laps`` laps: the allowance for the longest race length
         that is not longer (the shortest one listed for shorter races)."""
@@ -357,6 +341,15 @@ class Ruleset(RulesModel):
             self.wear, key=lambda a: a.laps
         )
         return chosen.points
+
+    def with_team_repairs(self) -> Ruleset:
+        """These rules with the team race's repairs on (the booklet's 4 WP a team, unless they
+        set their own); :class:`ValueError` for rules that have no team race."""
+        if not self.team_points:
+            raise ValueError(f"the {self.name} rules have no team race (no team_points)")
+        if self.team_repairs is not None:
+            return self
+        return self.model_copy(update={"team_repairs": TeamRepairs()})
 
     def faces(self, gear: int) -> tuple[int, ...]:
         """Faces of the die of ``gear`` (1 to 6)."""

@@ -95,7 +95,8 @@ def kernel_racer(board: Board, rules: Ruleset, spec: DriveSpec) -> Racer:
     from trackformat.sim.kernel.race import KernelRacer
 
     check_kernel_drivers(spec)
-    racer = KernelRacer(board, rules, spec.bots, spec.laps, spec.max_turns)
+    racer = KernelRacer(board, rules, spec.bots, spec.laps, spec.max_turns,
+                        spec.build_points(rules))
     settle()  # the kernel's modules, the board and its tables: before a compile's passes
     racer.count(0, *racer.count_tables())
     return racer

@@ -1,7 +1,8 @@
 """Race logs: one race as JSON lines, and replaying a log to check it event for event.
 
 The first line says what the race was (the track's fingerprint, the ruleset, the bots, the seed,
-the laps); every other line is one event. Since a race depends on nothing else, racing the first
+the laps, and each car's build when the line-up gave builds; the team race's repairs are in the
+ruleset); every other line is one event. Since a race depends on nothing else, racing the first
 line again must give the other lines exactly: that is how a log is replayed, and how a league
 can check a reported result, or a developer a change to the engine.
 """
@@ -19,10 +20,11 @@ from typing import Any
 
 from trackformat.io import dumps_track
 from trackformat.model import Track
-from trackformat.rules import Ruleset, ruleset_from_document
+from trackformat.rules import Ruleset, WearPoints, ruleset_from_document
 from trackformat.sim.core import events as ev
 from trackformat.sim.core.board import Board
 from trackformat.sim.drivers.bots import DRIVERS
+from trackformat.sim.race.grid import RaceSetupError
 from trackformat.sim.race.runner import RaceResult, run_race
 
 LOG_KIND = "formula-d-race-log"
@@ -64,38 +66,50 @@ class RaceSetup:
     bots: tuple[str, ...]
     seed: int
     laps: int
+    builds: tuple[dict[str, int] | None, ...] = ()
+    """Each car's WP when the line-up gave builds (None: the ruleset's); empty: no builds."""
 
     def header(self) -> str:
-        return json.dumps(
-            {
-                "kind": LOG_KIND,
-                "version": LOG_VERSION,
-                "track": self.track,
-                "ruleset": self.ruleset,
-                "bots": list(self.bots),
-                "seed": self.seed,
-                "laps": self.laps,
-            },
-            ensure_ascii=False,
-        )
+        head: dict[str, Any] = {
+            "kind": LOG_KIND,
+            "version": LOG_VERSION,
+            "track": self.track,
+            "ruleset": self.ruleset,
+            "bots": list(self.bots),
+            "seed": self.seed,
+            "laps": self.laps,
+        }
+        if self.builds:
+            head["builds"] = list(self.builds)
+        return json.dumps(head, ensure_ascii=False)
+
+    def build_points(self) -> tuple[WearPoints | None, ...]:
+        """:attr:`builds` as the engine takes them."""
+        return tuple(None if b is None else WearPoints.model_validate(b) for b in self.builds)
 
 
 def race(
-    track: Track, rules: Ruleset, bots: Sequence[str], seed: int, laps: int | None = None
+    track: Track, rules: Ruleset, bots: Sequence[str], seed: int, laps: int | None = None,
+    builds: Sequence[WearPoints | None] = (),
 ) -> tuple[RaceSetup, RaceResult]:
-    """Race ``bots`` (names from ``DRIVERS``, one car each) and say how, for the log."""
+    """Race ``bots`` (names from ``DRIVERS``, one car each), each car with its build if
+    ``builds`` gives one, and say how, for the log."""
     unknown = [b for b in bots if b not in DRIVERS]
     if unknown:
         raise RaceLogError(f"unknown bot {unknown[0]!r} (bots: {', '.join(sorted(DRIVERS))})")
     race_laps = laps if laps is not None else track.metadata.laps
     drivers = [DRIVERS[name](seed) for name in bots]
-    result = run_race(Board.of(track), rules, drivers, seed, laps=race_laps)
+    try:
+        result = run_race(Board.of(track), rules, drivers, seed, laps=race_laps, builds=builds)
+    except RaceSetupError as err:
+        raise RaceLogError(str(err)) from None
     setup = RaceSetup(
         track_fingerprint(track),
         rules.model_dump(mode="json", by_alias=True),
         tuple(bots),
         seed,
         race_laps,
+        tuple(None if b is None else b.model_dump() for b in builds),
     )
     return setup, result
 
@@ -135,7 +149,9 @@ def read_setup(path: Path) -> tuple[RaceSetup, list[str]]:
             tuple(head["bots"]),
             int(head["seed"]),
             int(head["laps"]),
+            tuple(head.get("builds", ())),
         )
+        setup.build_points()
     except (KeyError, TypeError, ValueError) as err:
         raise RaceLogError(f"{path}: line 1: the race's setup is incomplete ({err})") from None
     return setup, lines[1:]
@@ -163,7 +179,7 @@ def replay(path: Path, track: Track) -> ReplayCheck:
             f"(fingerprint {setup.track}, this track's is {track_fingerprint(track)})"
         )
     rules = ruleset_from_document(setup.ruleset, f"{path} (ruleset)")
-    _, result = race(track, rules, setup.bots, setup.seed, setup.laps)
+    _, result = race(track, rules, setup.bots, setup.seed, setup.laps, setup.build_points())
     raced = [event_line(e) for e in result.events]
     for number, (old, new) in enumerate(zip(logged, raced, strict=False), start=2):
         if old != new:

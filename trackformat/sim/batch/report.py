@@ -94,6 +94,30 @@ def board_notes(board: Board) -> list[str]:
             "a car turns into the pit lane only to stop at its team's place"]
 
 
+def _builds(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
+    """The line-up's builds (building your car) and how each did: nothing when it gave none."""
+    spec = context.spec
+    if not spec.builds:
+        return {}
+    wear = {label: points.model_dump() if points is not None
+            else context.rules.starting_wear(spec.laps).model_dump()
+            for label, points in zip(spec.builds, context.builds, strict=True)}
+    return {
+        "builds": list(spec.builds),
+        "by_build": {
+            label: {"wear": wear[label], "cars": stats.build_cars[label],
+                    "wins": stats.build_wins[label],
+                    "winner_share": _share(stats.build_wins[label], stats.races),
+                    "winner_share_ci": _interval(stats.build_wins[label], stats.races),
+                    "finished": stats.build_finished[label],
+                    "finish_rate": _share(stats.build_finished[label], stats.build_cars[label]),
+                    "finish_rate_ci": _interval(stats.build_finished[label],
+                                                stats.build_cars[label])}
+            for label in dict.fromkeys(spec.builds)
+        },
+    }
+
+
 def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
     """The JSON report of a batch (docs/testdrive.md describes every key). It holds nothing
     that depends on how the batch was run, so equal batches give equal reports."""
@@ -133,6 +157,7 @@ def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
                   "finish_rate_ci": _interval(stats.bot_finished[bot], stats.bot_cars[bot])}
             for bot in bots
         },
+        **_builds(stats, context),
         "corners": _corners(stats, board),
         "teams": [
             {"team": team + 1, "cars": [2 * team + 1, 2 * team + 2],
@@ -142,6 +167,8 @@ def batch_report(stats: DriveStats, context: DriveContext) -> dict[str, Any]:
              "wins": stats.team_wins[team]}
             for team in range((len(spec.bots) + 1) // 2)
         ] if context.rules.team_points else [],
+        **({"team_repairs": context.rules.team_repairs.points}
+           if context.rules.team_repairs is not None else {}),
         "spaces": spaces,
         "notes": board_notes(board),
     }

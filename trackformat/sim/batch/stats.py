@@ -81,6 +81,13 @@ class DriveStats:
     """Team race points over all races, by team (cars 2k and 2k + 1 are team k)."""
     team_wins: Counter[int] = field(default_factory=Counter)
     """Races each team won on points (ties shared by none)."""
+    build_cars: Counter[str] = field(default_factory=Counter)
+    """Cars raced, by build (building your car; none counted when the line-up gives no
+    builds)."""
+    build_finished: Counter[str] = field(default_factory=Counter)
+    """Cars that finished, by build."""
+    build_wins: Counter[str] = field(default_factory=Counter)
+    """Races won, by the winner's build."""
 
     def merge(self, other: DriveStats) -> DriveStats:
         """Add ``other``'s counts to these (in place) and return ``self``."""
@@ -94,14 +101,15 @@ class DriveStats:
         return self
 
     def add_race(self, result: RaceResult, board: Board, bots: Sequence[str],
-                 team_points: Sequence[int] = ()) -> None:
-        """Count one race on ``board``; ``bots[car]`` names the bot that drove each car, and
-        ``team_points`` is the team race's scale by place (empty: no team race)."""
-        self.add_outcome(result, bots, team_points)
+                 team_points: Sequence[int] = (), builds: Sequence[str] = ()) -> None:
+        """Count one race on ``board``; ``bots[car]`` names the bot that drove each car,
+        ``team_points`` is the team race's scale by place (empty: no team race), and
+        ``builds[car]`` each car's build (empty: no builds)."""
+        self.add_outcome(result, bots, team_points, builds)
         self.count_events(result.events, board)
 
     def add_outcome(self, result: Outcome, bots: Sequence[str],
-                    team_points: Sequence[int] = ()) -> None:
+                    team_points: Sequence[int] = (), builds: Sequence[str] = ()) -> None:
         """Count how one race ended (its length, each car's end, the winner, the teams'
         points), not what happened in it (:meth:`count_events`)."""
         if team_points:
@@ -121,13 +129,19 @@ class DriveStats:
             bot = bots[car.car]
             self.cars += 1
             self.bot_cars[bot] += 1
+            if builds:
+                self.build_cars[builds[car.car]] += 1
             if car.status == CarStatus.FINISHED:
                 self.finished += 1
                 self.bot_finished[bot] += 1
+                if builds:
+                    self.build_finished[builds[car.car]] += 1
             elif car.cause is not None:
                 self.dnf[car.cause.value] += 1
         if result.finish_order:
             self.wins[bots[result.finish_order[0]]] += 1
+            if builds:
+                self.build_wins[builds[result.finish_order[0]]] += 1
         else:
             self.no_winner += 1
 

@@ -34,7 +34,14 @@ from trackformat.collector import collection_deferred, set_aside_survivors, sett
 from trackformat.io import track_from_document, track_to_document
 from trackformat.model.track import Track
 from trackformat.process import one_job_process
-from trackformat.rules import Ruleset, ruleset_from_document
+from trackformat.rules import (
+    BuildError,
+    Ruleset,
+    WearPoints,
+    build_lineup,
+    lineup_points,
+    ruleset_from_document,
+)
 from trackformat.sim.batch.engines import KernelSupply, KernelUnavailable, Racer
 from trackformat.sim.batch.stats import DriveStats
 from trackformat.sim.core.board import Board
@@ -124,16 +131,34 @@ class DriveSpec:
     engine: str = "kernel"
     """Which engine races: ``kernel`` (compiled) or ``reference`` (readable); both give the
     same races, so the same report."""
+    builds: tuple[str, ...] = ()
+    """The build of each car (building your car), as :func:`~trackformat.rules.build_lineup`
+    writes it: a build's name in the ruleset, ``standard``, or ``tyres=8,brakes=4,...``;
+    empty: every car starts with the ruleset's WP."""
 
     @classmethod
     def of(cls, track: Track, rules: Ruleset, bots: tuple[str, ...], seed: int,
            laps: int | None = None, max_turns: int | None = None,
-           engine: str = "kernel") -> DriveSpec:
+           engine: str = "kernel", builds: tuple[str, ...] = ()) -> DriveSpec:
         """A spec from loaded values (``laps`` defaults to the track's)."""
         return cls(track=track_to_document(track),
                    ruleset=rules.model_dump(mode="json", by_alias=True), bots=bots,
                    laps=laps if laps is not None else track.metadata.laps, seed=seed,
-                   max_turns=max_turns, engine=engine)
+                   max_turns=max_turns, engine=engine, builds=builds)
+
+    def build_points(self, rules: Ruleset) -> tuple[WearPoints | None, ...]:
+        """Each car's WP from :attr:`builds` (None: the ruleset's), checked against ``rules``:
+        :class:`DriveError` says which car's build is wrong and why."""
+        if not self.builds:
+            return ()
+        if len(self.builds) != len(self.bots):
+            raise DriveError(f"{len(self.builds)} builds for {len(self.bots)} cars")
+        try:
+            build_lineup(self.builds, len(self.builds), rules.car_build, rules.builds,
+                         rules.name)
+            return lineup_points(self.builds, rules.builds)
+        except BuildError as err:
+            raise DriveError(str(err)) from None
 
 
 @dataclass(frozen=True)
@@ -146,6 +171,8 @@ class DriveContext:
     factories: dict[str, Callable[[int], Driver]]
     kernel: KernelSupply | None = None
     """Where the compiled kernel's racer comes from, or None when the readable engine races."""
+    builds: tuple[WearPoints | None, ...] = ()
+    """Each car's build, read from the spec (None: the ruleset's WP; empty: no builds)."""
 
     @property
     def racer(self) -> Racer | None:
@@ -169,12 +196,13 @@ def prepare(spec: DriveSpec, cold: str = "compile",
     board = Board.of(track_from_document(spec.track, "test drive track"))
     rules = ruleset_from_document(spec.ruleset, "test drive ruleset")
     bot_lineup(spec.bots, len(spec.bots))
+    builds = spec.build_points(rules)
     if spec.laps < 1:
         raise DriveError(f"a race needs at least one lap, not {spec.laps}")
     if spec.engine not in ENGINES:
         raise DriveError(f"unknown engine {spec.engine!r}: choose {' or '.join(ENGINES)}")
     try:
-        new_race(board, rules, len(spec.bots), spec.laps, Dice(0), [])
+        new_race(board, rules, len(spec.bots), spec.laps, Dice(0), [], builds)
     except RaceSetupError as err:
         raise DriveError(str(err)) from None
     kernel = None
@@ -183,7 +211,8 @@ def prepare(spec: DriveSpec, cold: str = "compile",
             kernel = KernelSupply(board, rules, spec, cold, say)
         except KernelUnavailable as error:
             raise DriveError(str(error)) from None
-    return DriveContext(spec, board, rules, driver_factories(), kernel)
+    return DriveContext(spec, board, rules, driver_factories(), kernel, builds)
+
 
 
 def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
@@ -200,8 +229,9 @@ def run_chunk(context: DriveContext, chunk: Chunk) -> DriveStats:
             seed = race_seed(spec.seed, index)
             drivers = [context.factories[name](seed) for name in spec.bots]
             result = run_race(context.board, context.rules, drivers, seed, laps=spec.laps,
-                              max_turns=spec.max_turns)
-            stats.add_race(result, context.board, spec.bots, context.rules.team_points)
+                              max_turns=spec.max_turns, builds=context.builds)
+            stats.add_race(result, context.board, spec.bots, context.rules.team_points,
+                           spec.builds)
     return stats
 
 
@@ -213,7 +243,7 @@ def _run_kernel_chunk(context: DriveContext, racer: Racer, chunk: Chunk) -> Driv
     with collection_deferred():
         for index in chunk.races:
             result = racer.count(race_seed(spec.seed, index), corners, spaces)
-            stats.add_outcome(result, spec.bots, context.rules.team_points)
+            stats.add_outcome(result, spec.bots, context.rules.team_points, spec.builds)
     stats.add_counts(*racer.read_counts(corners, spaces))
     return stats
 
@@ -380,4 +410,5 @@ if __name__ == "__main__":
     set_aside_survivors()
     loaded = json.loads(sys.stdin.read())
     loaded["bots"] = tuple(loaded["bots"])
+    loaded["builds"] = tuple(loaded.get("builds", ()))
     prepare(DriveSpec(**loaded))

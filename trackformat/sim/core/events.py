@@ -171,6 +171,15 @@ class PitStop(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Repair(Event):
+    """The team race's repairs at a pit stop, after its roll: the WP the crew gave back from the
+    team's pool (never above the car's starting WP), and the pool's WP left."""
+
+    repaired: Wear
+    left: int
+
+
+@dataclass(frozen=True, slots=True)
 class Skipped(Event):
     """The car did not move this turn (``reason``: stall)."""
 
@@ -193,6 +202,7 @@ __all__ = [
     "Moved",
     "Overshoot",
     "PitStop",
+    "Repair",
     "Shift",
     "Skipped",
     "SpinOut",

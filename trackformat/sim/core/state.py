@@ -161,9 +161,22 @@ class RaceState:
     """Car indices in the order they crossed the line for the last time."""
     sequence: int = 0
     """Moves made so far in the race (gives each move its arrival number)."""
+    starting: tuple[Wear, ...] = ()
+    """Each car's starting WP, by car: its build's (building your car) or the ruleset's; empty
+    when every car starts with the ruleset's (a race state made by hand). A pit stop refills to
+    these."""
+    repairs: tuple[int, ...] = ()
+    """The team race's repair WP each team has left (team ``k``: cars ``2k`` and ``2k + 1``);
+    empty when the rules have no team repairs."""
 
     def car(self, index: int) -> CarState:
         return self.cars[index]
+
+    def starting_wear(self, index: int) -> Wear:
+        """The WP car ``index`` started the race with (see :attr:`starting`)."""
+        if self.starting:
+            return self.starting[index]
+        return Wear.of(self.rules.starting_wear(self.laps))
 
     def with_car(self, car: CarState) -> RaceState:
         """A copy with one car replaced."""

@@ -174,7 +174,7 @@ class CautiousDriver:
 
     def choose_move(self, state: RaceState, car: int, roll: int,
                     moves: Sequence[Move]) -> Move:
-        start = Wear.of(state.rules.starting_wear(state.laps)).tyres
+        start = state.starting_wear(car).tyres  # its own: a built car's may differ
         taken = state.occupied(except_car=car)
         return max(moves, key=lambda m: self._score(state, car, start, m, taken))
 

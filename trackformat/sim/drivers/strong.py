@@ -12,7 +12,12 @@ cannot see from its lane: the cars and debris around the move's end.
 - A gear is worth the expectation over the faces of its die (:func:`face_distribution`, with
   :func:`legal_moves_by_roll` for the moves of each face) of the best move of each face, minus
   the shift's price and the engine rolls a top gear risks.
-- The box is worth the turns from the pit exit with new tyres, plus the time a stop costs.
+- The box is worth the turns from the pit exit with new tyres (the car's own starting tyres:
+  a built car's may differ), plus the time a stop costs.
+
+The outlook's tables count brakes and tyres up to the ruleset's starting WP: a built car with
+more (up to 14 tyres, 7 brakes) reads there as having that many, which errs on the careful
+side, and one with fewer reads its own, within the tables.
 - A slipstream is taken when the longer move is worth more.
 
 It has no randomness: ties go to the first option, and a seed replays a race exactly.
@@ -235,7 +240,7 @@ class _Look:
             lose = len(rules.debris.losing) / len(rules.dice.black)
             self.debris_risk = lose * driver.wp_turns(wear.suspension, SUSPENSION_TURNS)
         self.restart_gear = rules.spin_out.restart_gear
-        self.new_tyres = rules.starting_wear(state.laps).tyres
+        self.new_tyres = state.starting_wear(car).tyres  # the car's own (its build's)
         self.pit_gear = rules.pits.quick_gear
         self.counts_after_overshoot = rules.corners.stop_after_overshoot_counts
         self.places: dict[str, tuple[int, list[array[float]], str | None, float]] = {}

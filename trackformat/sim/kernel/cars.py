@@ -3,7 +3,8 @@ order the cars play in, as compiled code.
 
 A car is a row of :data:`CAR_COLUMNS` ints (the ``C_*`` columns): its space number, gear, the
 six wear categories in the car sheet's order, lap, box, corner and stops, status, the pit
-stop's state, its arrival number, its place (-1: none yet) and why it is out (0: it is not).
+stop's state, its arrival number, its place (-1: none yet), why it is out (0: it is not), and
+the six categories' starting WP (a built car's own).
 The same readings as :func:`~trackformat.sim.move.gears.gear_options` and
 :func:`~trackformat.sim.race.grid.turn_order`.
 """
@@ -22,10 +23,13 @@ Ints = npt.NDArray[np.int64]
 
 (C_SPACE, C_GEAR, C_TYRES, C_BRAKES, C_GEARBOX, C_BODY, C_ENGINE, C_SUSPENSION, C_LAP, C_BOX,
  C_CORNER, C_STOPS, C_STATUS, C_STARTED, C_PIT_STOPS, C_PIT_WAIT, C_PIT_EXIT, C_ARRIVAL,
- C_PLACE, C_CAUSE) = range(20)
-CAR_COLUMNS = 20
+ C_PLACE, C_CAUSE, C_START) = range(21)
+CAR_COLUMNS = C_START + 6
 C_WEAR = C_TYRES
 """The first of the six wear columns."""
+C_START_TYRES = C_START
+"""The first of the six columns of the car's starting WP (its build's, or the ruleset's), in
+the car sheet's order: what a pit stop refills to and the team race's repairs mend up to."""
 
 STATUS = {CarStatus.RACING: 0, CarStatus.SPUN: 1, CarStatus.FINISHED: 2,
           CarStatus.ELIMINATED: 3}
@@ -68,6 +72,9 @@ def car_rows(state: RaceState, board: BoardArrays) -> Ints:
         row[C_ARRIVAL] = car.arrival
         row[C_PLACE] = car.place if car.place is not None else -1
         row[C_CAUSE] = CAUSES.index(car.cause)
+        start = state.starting_wear(car.index)
+        for n, category in enumerate(WEAR_CATEGORIES):
+            row[C_START + n] = getattr(start, category)
     return rows
 
 

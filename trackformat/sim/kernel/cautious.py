@@ -35,7 +35,6 @@ from trackformat.sim.kernel.safety import (
     D_COUNT,
     K_OVERSHOOT_TYRES,
     K_RESERVE_BRAKES,
-    K_START_TYRES,
     NO_ROOM,
     Tables,
     face_safe,
@@ -51,7 +50,7 @@ def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> Tabl
     """What the driver reads, built once per batch (for a line-up with cautious drivers)."""
     gears = len(rules.dice.gears)
     dice = np.zeros((2 * gears + 1, 64), np.int64)
-    numbers = np.zeros(3, np.int64)
+    numbers = np.zeros(2, np.int64)
     driver = CautiousDriver()
     room = np.full((len(arrays.names), 2), NO_ROOM, np.int64)
     for number, space in enumerate(arrays.names):
@@ -69,7 +68,6 @@ def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> Tabl
         dice[2 * gears, gear] = max(faces)
     numbers[K_OVERSHOOT_TYRES] = driver.overshoot_tyres
     numbers[K_RESERVE_BRAKES] = driver.reserve_brakes
-    numbers[K_START_TYRES] = rules.starting_wear(laps).tyres
     return room, dice, numbers
 
 
@@ -309,7 +307,6 @@ def move(tables: Tables, moves: Ints, roll: int, cars: Ints, index: int, debris:
          board: tuple[Ints, ...], rules: tuple[Ints, ...]) -> int:
     """The first of the best moves by (survives, does not spin, safe, a wanted pit stop,
     cheapest in WP, fewest cars around, longest)."""
-    numbers = tables[2]
     # Each move's row is taken, and handed to safe(), on every pass: borrowed, it is not
     # counted in and out.
     moves, car = borrow((moves, cars[index]))
@@ -331,7 +328,7 @@ def move(tables: Tables, moves: Ints, roll: int, cars: Ints, index: int, debris:
         key[0] = row[kp.M_ELIMINATED] == kp.NOT_ELIMINATED
         key[1] = row[kp.M_SPIN] == 0
         key[2] = safe(tables, car, row, board)
-        key[3] = row[kp.M_BOX] != 0 and car[kc.C_TYRES] * 2 <= numbers[K_START_TYRES]
+        key[3] = row[kp.M_BOX] != 0 and car[kc.C_TYRES] * 2 <= car[kc.C_START_TYRES]
         key[4] = -(3 * row[kp.M_TYRES] + 2 * row[kp.M_BRAKES] + row[kp.M_DEBRIS])
         key[5] = -around
         key[6] = row[kp.M_DISTANCE]

@@ -26,7 +26,7 @@ Ints = npt.NDArray[np.int64]
 
 (E_START_ROLL, E_SKIPPED, E_SHIFT, E_GEAR_ROLL, E_MOVED, E_ROUTE, E_BLOCKED, E_OVERSHOOT,
  E_SPIN_OUT, E_DEBRIS_ROLL, E_DEBRIS_DROPPED, E_COLLISION_ROLL, E_ENGINE_ROLL, E_ELIMINATED,
- E_LAP_COMPLETED, E_FINISHED, E_PIT_STOP) = range(17)
+ E_LAP_COMPLETED, E_FINISHED, E_PIT_STOP, E_REPAIR) = range(18)
 """Event kinds; :data:`E_ROUTE` rows carry the spaces of the ``Moved`` row before them."""
 
 L_KIND, L_TURN, L_CAR, L_ARGS = 0, 1, 2, 3
@@ -126,6 +126,8 @@ def events_of(log: Ints, used: int, arrays: BoardArrays) -> list[ev.Event]:
             found.append(ev.Finished(turn, car, a[0]))
         elif kind == E_PIT_STOP:
             found.append(ev.PitStop(turn, car, names[a[0]], a[1], bool(a[2]), a[3]))
+        elif kind == E_REPAIR:
+            found.append(ev.Repair(turn, car, Wear(*a[1:7]), a[0]))
         else:
             raise ValueError(f"unknown event kind {kind} in the kernel's log")
     return found

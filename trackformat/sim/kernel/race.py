@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from trackformat.rules import WEAR_CATEGORIES, Ruleset
+from trackformat.rules import WEAR_CATEGORIES, Ruleset, WearPoints
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice, seed_state
 from trackformat.sim.core.events import Event
@@ -55,18 +55,22 @@ the first race on each says on stderr if it compiles it."""
 
 
 class KernelRacer:
-    """Races of ``bots`` (one car each, by name) on ``board`` under ``rules``, in the kernel.
+    """Races of ``bots`` (one car each, by name) on ``board`` under ``rules``, in the kernel,
+    each car with its build if ``builds`` gives one (see
+    :func:`~trackformat.sim.race.grid.new_race`).
 
     Everything that does not change from race to race is made into arrays here, once."""
 
     def __init__(self, board: Board, rules: Ruleset, bots: Sequence[str],
-                 laps: int | None = None, max_turns: int | None = None) -> None:
+                 laps: int | None = None, max_turns: int | None = None,
+                 builds: Sequence[WearPoints | None] = ()) -> None:
         unknown = sorted(set(bots) - KERNEL_DRIVERS)
         if unknown:
             raise ValueError(f"the race kernel cannot race {', '.join(unknown)} drivers yet")
         self.board = board
         self.rules = rules
         self.bots = tuple(bots)
+        self.builds = tuple(builds)
         self.variant = variant_of(self.bots)  # the race loop of this line-up's mix of drivers
         self.laps = laps if laps is not None else board.graphs.track.metadata.laps
         self.arrays: BoardArrays = board_arrays(board)
@@ -147,13 +151,14 @@ class KernelRacer:
         seeds = list(driver_seeds) if driver_seeds is not None else [seed] * cars
         dice = Dice(seed)
         grid_events: list[Event] = []
-        start = new_race(self.board, self.rules, cars, self.laps, dice, grid_events)
+        start = new_race(self.board, self.rules, cars, self.laps, dice, grid_events,
+                         self.builds)
         while True:
             generators = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
                                    for car in range(cars)], np.uint64)
             drivers = (self.kinds, generators)
             table = kc.car_rows(start, self.arrays)
-            race = np.array([start.sequence, 0], np.int64)
+            race = kr.race_numbers(start)
             debris = np.zeros(len(self.arrays.names), np.int64)
             state_dice = np.array([dice.state], np.uint64)
             self.cursor[:] = 0
@@ -163,12 +168,11 @@ class KernelRacer:
             except OverflowError:  # the log is full: race again with a longer one
                 self.log, self.cursor = new_log(2 * len(self.log))
         self.last_cars = table
-        return _Played(tuple(grid_events), start, table, debris, turns, completed,
-                       int(race[kr.R_SEQUENCE]))
+        return _Played(tuple(grid_events), start, table, debris, turns, completed, race)
 
     def _result(self, seed: int, played: _Played, events: tuple[Event, ...]) -> RaceResult:
         final = self._final(played.start, played.table, played.debris, played.turns,
-                            played.sequence)
+                            played.race)
         results = tuple(
             CarResult(car=c.index, status=c.status, place=c.place, cause=c.cause,
                       laps=max(c.lap - 1, 0), space=c.space, wear=c.wear)
@@ -192,7 +196,7 @@ class KernelRacer:
         return run()
 
     def _final(self, start: RaceState, table: Ints, debris: Ints, turns: int,
-               sequence: int) -> RaceState:
+               race: Ints) -> RaceState:
         """The race state of the car table at the end of a race."""
         names, corners = self.arrays.names, self.arrays.corner_names
         cars = []
@@ -208,9 +212,10 @@ class KernelRacer:
                 place=row[kc.C_PLACE] if row[kc.C_PLACE] >= 0 else None))
         finish_order = tuple(c.index for c in sorted(
             (c for c in cars if c.place is not None), key=lambda c: c.place or 0))
-        return start.but(cars=tuple(cars), turn=turns, sequence=sequence,
+        return start.but(cars=tuple(cars), turn=turns, sequence=int(race[kr.R_SEQUENCE]),
                          debris=frozenset(names[s] for s in np.flatnonzero(debris)),
-                         finish_order=finish_order)
+                         finish_order=finish_order,
+                         repairs=tuple(int(left) for left in race[kr.R_REPAIRS:]))
 
 
 _STATUS = {code: status for status, code in kc.STATUS.items()}
@@ -234,11 +239,13 @@ class _Played(NamedTuple):
     debris: Ints
     turns: int
     completed: bool
-    sequence: int
+    race: Ints
+    """The race's numbers at the end (``R_*`` of :mod:`~trackformat.sim.kernel.resolve`)."""
 
 
 def kernel_race(board: Board, rules: Ruleset, bots: Sequence[str], seed: int,
                 laps: int | None = None, max_turns: int | None = None,
-                driver_seeds: Sequence[int] | None = None) -> RaceResult:
+                driver_seeds: Sequence[int] | None = None,
+                builds: Sequence[WearPoints | None] = ()) -> RaceResult:
     """One race of ``bots`` in the kernel (see :class:`KernelRacer`)."""
-    return KernelRacer(board, rules, bots, laps, max_turns).race(seed, driver_seeds)
+    return KernelRacer(board, rules, bots, laps, max_turns, builds).race(seed, driver_seeds)

@@ -3,12 +3,12 @@
 The same reading, in the same order and with the same draws of the project's generator, as
 :func:`trackformat.sim.move.resolve.play_move`: the move's costs, stops counted, an elimination
 (and, in the basic rules, the body WP it costs the car ahead of a blocked car), laps and the
-finish, a spin, a pit stop, the debris passed, contacts with the cars the move ends next to or
-right behind, and engine rolls after a top result in a high gear. Each WP of body or engine lost
-and each elimination may leave debris, as the ruleset says.
+finish, a spin, a pit stop (and the team race's repairs), the debris passed, contacts with the
+cars the move ends next to or right behind, and engine rolls after a top result in a high gear.
+Each WP of body or engine lost and each elimination may leave debris, as the ruleset says.
 
 The race is a table of cars (:mod:`trackformat.sim.kernel.cars`), a debris flag per space, and
-a few numbers (:data:`RACE_COLUMNS`); the rules are a row of numbers (``P_*``) and a few tables
+a few numbers (:func:`race_numbers`); the rules are a row of numbers (``P_*``) and a few tables
 (:func:`rule_tables`). Every event is written to the race's log (:mod:`~trackformat.sim.kernel.log`)
 where the readable engine writes it.
 """
@@ -19,10 +19,11 @@ import numpy as np
 import numpy.typing as npt
 
 from trackformat.rules import WEAR_CATEGORIES, Ruleset
+from trackformat.sim.core.state import RaceState
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import price as kp
 from trackformat.sim.kernel.dice import State, randrange
-from trackformat.sim.kernel.jit import compiled
+from trackformat.sim.kernel.jit import compiled, copy_into
 from trackformat.sim.kernel.log import (
     E_BLOCKED,
     E_COLLISION_ROLL,
@@ -35,6 +36,7 @@ from trackformat.sim.kernel.log import (
     E_MOVED,
     E_OVERSHOOT,
     E_PIT_STOP,
+    E_REPAIR,
     E_SPIN_OUT,
     L_ARGS,
     NO_ROLL,
@@ -44,18 +46,25 @@ from trackformat.sim.kernel.log import (
 
 Ints = npt.NDArray[np.int64]
 
-R_SEQUENCE, R_FINISHED = 0, 1
-RACE_COLUMNS = 2
-"""The race's numbers: moves made so far, cars finished so far."""
+R_SEQUENCE, R_FINISHED, R_REPAIRS = 0, 1, 2
+"""The race's numbers: moves made so far, cars finished so far, then the team race's repair WP
+left to each team (team ``k`` at ``R_REPAIRS + k``; none when the rules have no repairs)."""
+
+
+def race_numbers(state: RaceState) -> Ints:
+    """The race's numbers (``R_*``) of ``state``."""
+    return np.array([state.sequence, len(state.finish_order), *state.repairs], np.int64)
+
 
 (P_LAPS, P_STOP_AFTER_OVERSHOOT, P_HITS_AHEAD, P_QUICK_MAX, P_QUICK_DIVISOR, P_QUICK_GEAR,
  P_HAS_DEBRIS, P_DEBRIS_BODY, P_DEBRIS_ENGINE, P_DEBRIS_ELIMINATION, P_COSTS_ARRIVING,
- P_HAS_ENGINE, P_PIT_EXIT_CROSSES) = range(13)
-RULE_COLUMNS = 13
+ P_HAS_ENGINE, P_PIT_EXIT_CROSSES, P_TEAM_REPAIRS) = range(14)
+RULE_COLUMNS = 14
 
 T_BLACK, T_DEBRIS_LOSING, T_CONTACT_LOSING, T_ENGINE_LOSING, T_ENGINE_GEARS, T_REFILL = range(6)
 """Rows of the rule tables: the black die's faces (padded with 0), then flags by face or
-gear, then the starting WP of the categories a pit stop refills (-1: not refilled)."""
+gear, then flags by wear category: 1 for those a pit stop refills (to the car's own starting
+WP, in its row)."""
 
 
 def rule_tables(rules: Ruleset, laps: int, pit_exit_crosses: bool) -> tuple[Ints, Ints, Ints]:
@@ -70,6 +79,7 @@ def rule_tables(rules: Ruleset, laps: int, pit_exit_crosses: bool) -> tuple[Ints
     numbers[P_QUICK_GEAR] = rules.pits.quick_gear
     numbers[P_COSTS_ARRIVING] = rules.collision.eliminating_costs_arriving
     numbers[P_PIT_EXIT_CROSSES] = pit_exit_crosses
+    numbers[P_TEAM_REPAIRS] = rules.team_repairs is not None
     # A row per table, a column per face of the black die (a house die may print up to 100),
     # and the die's number of faces in the last column.
     faces = [*rules.dice.black, *rules.collision.losing]
@@ -99,10 +109,8 @@ def rule_tables(rules: Ruleset, laps: int, pit_exit_crosses: bool) -> tuple[Ints
             tables[T_ENGINE_GEARS, gear] = 1
         triggers = np.array([[t.gear, t.face] for t in rules.engine_damage.triggers],
                             np.int64).reshape(-1, 2)
-    tables[T_REFILL, :6] = -1
-    start = rules.starting_wear(laps)
     for category in rules.pits.refill:
-        tables[T_REFILL, WEAR_CATEGORIES.index(category)] = getattr(start, category)
+        tables[T_REFILL, WEAR_CATEGORIES.index(category)] = 1
     return numbers, tables, triggers
 
 
@@ -257,8 +265,8 @@ def play_move(cars: Ints, race: Ints, debris: Ints, index: int, move: Ints, gear
         note(log, cursor, E_SPIN_OUT, index, destination, 0, 0, 0)
     if move[kp.M_BOX]:
         for k in range(6):
-            if tables[T_REFILL, k] >= 0:
-                car[kc.C_WEAR + k] = tables[T_REFILL, k]
+            if tables[T_REFILL, k]:
+                car[kc.C_WEAR + k] = car[kc.C_START + k]
         roll = _black(dice, tables)
         quick = roll <= numbers[P_QUICK_MAX]
         car[kc.C_PIT_STOPS] += 1
@@ -268,12 +276,37 @@ def play_move(cars: Ints, race: Ints, debris: Ints, index: int, move: Ints, gear
             car[kc.C_GEAR] = numbers[P_QUICK_GEAR]
         note(log, cursor, E_PIT_STOP, index, destination, roll, 1 if quick else 0,
              car[kc.C_PIT_EXIT])
+        if numbers[P_TEAM_REPAIRS]:
+            _team_repairs(car, race, index, log, cursor)
     if numbers[P_HAS_DEBRIS]:
         _debris_rolls(cars, index, move, distance, debris, dice, in_pit, numbers, tables, log,
                       cursor)
     _contacts(cars, index, dice, in_pit, contacts, debris, numbers, tables, log, cursor)
     _engine(cars, index, gear, gear_roll, dice, in_pit, debris, numbers, tables, triggers,
             log, cursor)
+
+
+@compiled
+def _team_repairs(car: Ints, race: Ints, index: int, log: Ints, cursor: Ints) -> None:
+    """The team's repair WP spent on the stopping car, one at a time, while the pool lasts: each
+    on the category with the fewest WP left among those below the car's starting WP, the first
+    in the car sheet's order on a tie (the readable engine's ``_team_repairs``)."""
+    pool = R_REPAIRS + index // 2
+    repaired = np.zeros(6, np.int64)
+    while race[pool] > 0:
+        worst = -1
+        for k in range(6):
+            left = car[kc.C_WEAR + k]
+            if left < car[kc.C_START + k] and (worst < 0 or left < car[kc.C_WEAR + worst]):
+                worst = k
+        if worst < 0:
+            break
+        car[kc.C_WEAR + worst] += 1
+        repaired[worst] += 1
+        race[pool] -= 1
+    if repaired.sum() > 0:
+        row = note(log, cursor, E_REPAIR, index, race[pool], 0, 0, 0)
+        copy_into(row[L_ARGS + 1:L_ARGS + 7], repaired)
 
 
 @compiled

@@ -41,7 +41,7 @@ Tables = tuple[Ints, Ints, Ints]
 by space (column 0: the corner's stops still to make, 1: made; :data:`NO_ROOM`: no corner
 near), the dice, and the driver's numbers (``K_*``)."""
 
-K_OVERSHOOT_TYRES, K_RESERVE_BRAKES, K_START_TYRES = range(3)
+K_OVERSHOOT_TYRES, K_RESERVE_BRAKES = range(2)
 NO_ROOM = -1
 
 D_COUNT = 63

@@ -55,7 +55,6 @@ from trackformat.sim.kernel.strong_tables import (
     I_LOOKS,
     I_MAX_BRAKES,
     I_MAX_TYRES,
-    I_NEW_TYRES,
     I_PHASES,
     I_PIT_GEAR,
     I_POSITION_STRIDE,
@@ -339,7 +338,7 @@ def _values(tables: Tables, moves: Ints, first: int, last: int, gear: int, cars:
                 found[k] = -dnf
                 continue
             if moves[m, kp.M_BOX]:
-                tyres = max(tyres, ints[I_NEW_TYRES])
+                tyres = max(tyres, car[kc.C_START_TYRES])  # its own new tyres
             if exit_crosses:
                 phase -= 1
             turn = 0.0

@@ -27,13 +27,12 @@ import numpy.typing as npt
 
 from trackformat.rules import Ruleset
 from trackformat.sim.core.board import Board
-from trackformat.sim.core.dice import Dice
+from trackformat.sim.core.state import RaceState
 from trackformat.sim.drivers import outlook as ol
 from trackformat.sim.drivers import strong as reference
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.cache import CACHE
 from trackformat.sim.move.gears import face_distribution
-from trackformat.sim.race.grid import new_race
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float64]
@@ -49,13 +48,16 @@ odds of losing a WP to a contact or a debris roll, and the turns the driver pric
 a spin and each kind of WP at."""
 
 (I_LAPS, I_PHASES, I_TOP_STOPS, I_MAX_BRAKES, I_MAX_TYRES, I_POSITION_STRIDE, I_STOPS_STRIDE,
- I_GEAR_STRIDE, I_BRAKES_STRIDE, I_LOOKS, I_RESTART_GEAR, I_NEW_TYRES, I_PIT_GEAR,
- I_COUNTS_AFTER_OVERSHOOT, I_EXIT_LANE, I_EXIT_POSITION, I_EXIT_CROSSES) = range(17)
-INT_COLUMNS = 17
+ I_GEAR_STRIDE, I_BRAKES_STRIDE, I_LOOKS, I_RESTART_GEAR, I_PIT_GEAR,
+ I_COUNTS_AFTER_OVERSHOOT, I_EXIT_LANE, I_EXIT_POSITION, I_EXIT_CROSSES) = range(16)
+INT_COLUMNS = 16
 """The driver's ints: the race's laps, the outlook's phases, top stops, brakes and tyres and
-its strides, gears weighed at most, the gear a spun car restarts in, new tyres, the gear of a
-quick stop, whether a stop after an overshoot counts, the pit exit's lane and position (-1:
-none on a lane) and whether leaving the pit lane crosses the line."""
+its strides, gears weighed at most, the gear a spun car restarts in, the gear of a quick stop,
+whether a stop after an overshoot counts, the pit exit's lane and position (-1: none on a lane)
+and whether leaving the pit lane crosses the line. (A car's new tyres at a stop are its own
+starting tyres, in its row.) The outlook's top brakes and tyres are the ruleset's starting WP:
+a built car with more reads there as having that many (the readable driver clamps alike), so
+no read goes past a table."""
 
 CHANCE = 63
 """In a row of the faces: the number of distinct faces; of the chances: the gear's engine-risk
@@ -112,7 +114,7 @@ def _keep_newest(folder: Path, kept: int) -> None:
 
 def _key(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> str:
     """What the tables depend on: the lanes and their corners, the pit exit, the rules, the
-    race's length, and the source of the readable driver and of its outlook."""
+    race's length, and the source of the readable driver, of its outlook and of these tables."""
     digest = hashlib.blake2b(digest_size=16)
     for table in (arrays.lane, arrays.lane_index, arrays.lane_length, arrays.corner,
                   arrays.corner_stops):
@@ -121,8 +123,8 @@ def _key(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> str:
     exit_at = (board.lane.get(exit_space), board.lane_index.get(exit_space)) if exit_space else ()
     digest.update(repr((exit_at, board.pit_exit_crosses, laps)).encode())
     digest.update(rules.model_dump_json().encode())
-    for module in (reference, ol):
-        digest.update(Path(str(module.__file__)).read_bytes())
+    for source in (reference.__file__, ol.__file__, __file__):  # and this module's layout
+        digest.update(Path(str(source)).read_bytes())
     return digest.hexdigest()
 
 
@@ -133,9 +135,10 @@ def _tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> Tab
     faces = np.full((max(len(rules.dice.gears), 1), CHANCE + 1), -1, np.int64)
     chances = np.zeros((max(len(rules.dice.gears), 1), CHANCE + 1), np.float64)
     # The outlook as the readable driver builds and keeps it (default arguments: its dnf is
-    # worked out from the board and the race's length), for a state of this race.
+    # worked out from the board and the race's length), for a race of these rules and laps (no
+    # car needed: the outlook is a car's alone, whatever its build).
     driver = reference.StrongDriver()
-    outlook = driver.outlook(new_race(board, rules, 1, laps, Dice(0), []))
+    outlook = driver.outlook(RaceState(board=board, rules=rules, laps=laps, cars=()))
     numbers[S_DNF] = driver.dnf
     numbers[S_MARGIN] = driver.margin
     black = len(rules.dice.black)
@@ -157,7 +160,6 @@ def _tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> Tab
      ints[I_BRAKES_STRIDE]) = outlook.strides
     ints[I_LOOKS] = driver.looks
     ints[I_RESTART_GEAR] = rules.spin_out.restart_gear
-    ints[I_NEW_TYRES] = rules.starting_wear(laps).tyres
     ints[I_PIT_GEAR] = rules.pits.quick_gear
     ints[I_COUNTS_AFTER_OVERSHOOT] = rules.corners.stop_after_overshoot_counts
     exit_space = board.pit_exit_target

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from trackformat.rules import WEAR_CATEGORIES
 from trackformat.sim.core import events as ev
 from trackformat.sim.core.dice import Rng
 from trackformat.sim.core.state import NO_COST, CarState, CarStatus, Cause, RaceState, Wear
@@ -164,9 +165,11 @@ def play_move(state: RaceState, index: int, move: Move, rng: Rng,
 
 def _pit_stop(state: RaceState, index: int, rng: Rng,
               log: list[ev.Event]) -> RaceState:
+    """Tyres (the categories the rules refill) back to the car's own starting WP, the crew's
+    roll, then the team race's repairs."""
     rules = state.rules
     car = state.cars[index]
-    start = Wear.of(rules.starting_wear(state.laps))
+    start = state.starting_wear(index)
     wear = car.wear.with_(**{name: getattr(start, name) for name in rules.pits.refill})
     roll = roll_die(rng, rules.dice.black)
     quick = roll <= rules.pits.quick_max
@@ -174,7 +177,35 @@ def _pit_stop(state: RaceState, index: int, rng: Rng,
     car = replace(car, wear=wear, pit_stops=car.pit_stops + 1, pit_exit=spaces,
                   pit_wait=not quick, gear=rules.pits.quick_gear if quick else car.gear)
     log.append(ev.PitStop(state.turn, index, car.space, roll, quick, spaces))
-    return state.with_car(car)
+    state = state.with_car(car)
+    return _team_repairs(state, index, log) if state.repairs else state
+
+
+def _team_repairs(state: RaceState, index: int, log: list[ev.Event]) -> RaceState:
+    """The team's repair WP spent on the stopping car, one at a time, while the pool lasts:
+    each on the category with the fewest WP left among those below the car's starting WP (the
+    first in the car sheet's order on a tie), so the one nearest to running out is mended
+    first (docs/rules.md, the team race's repairs)."""
+    team = index // 2
+    pool = state.repairs[team]
+    car = state.cars[index]
+    start = state.starting_wear(index)
+    wear = [getattr(car.wear, name) for name in WEAR_CATEGORIES]
+    tops = [getattr(start, name) for name in WEAR_CATEGORIES]
+    repaired = [0] * len(wear)
+    while pool > 0:
+        below = [k for k in range(len(wear)) if wear[k] < tops[k]]
+        if not below:
+            break
+        worst = min(below, key=lambda k: wear[k])
+        wear[worst] += 1
+        repaired[worst] += 1
+        pool -= 1
+    if not any(repaired):
+        return state
+    log.append(ev.Repair(state.turn, index, Wear(*repaired), pool))
+    repairs = (*state.repairs[:team], pool, *state.repairs[team + 1:])
+    return state.but(repairs=repairs).with_car(replace(car, wear=Wear(*wear)))
 
 
 def _debris_rolls(state: RaceState, index: int, passed: tuple[str, ...], rng: Rng,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from trackformat.rules import PoleRoll, Ruleset, TieBreak
+from collections.abc import Sequence
+
+from trackformat.rules import PoleRoll, Ruleset, TieBreak, WearPoints, check_build
 from trackformat.sim.core import events as ev
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Rng
@@ -47,8 +49,12 @@ def starting_lap(board: Board, space: str) -> int:
 
 
 def new_race(board: Board, rules: Ruleset, cars: int, laps: int, rng: Rng,
-             log: list[ev.Event]) -> RaceState:
-    """The race on the grid: slots drawn by the black die, every car with its starting WP."""
+             log: list[ev.Event], builds: Sequence[WearPoints | None] = ()) -> RaceState:
+    """The race on the grid: slots drawn by the black die, every car with its starting WP.
+
+    ``builds`` gives each car its own spread of WP (building your car), None for a car that
+    starts with the ruleset's; empty: no builds. With the team race's repairs, each team of two
+    gets its pool of repair WP."""
     track = board.graphs.track
     slots = [s for s in track.grid if s in board.lane]
     if cars < 1:
@@ -66,7 +72,14 @@ def new_race(board: Board, rules: Ruleset, cars: int, laps: int, rng: Rng,
         raise RaceSetupError(
             f"the track has {len(slots)} grid slots on the circuit; {cars} cars cannot start"
         )
-    wear = Wear.of(rules.starting_wear(laps))
+    starting = starting_wear(rules, cars, laps, builds)
+    repairs: tuple[int, ...] = ()
+    if rules.team_repairs is not None:
+        if cars % 2:
+            raise RaceSetupError(
+                f"the team race's repairs are shared by teams of two cars: {cars} cars do not "
+                "make teams of two (race an even number)")
+        repairs = (rules.team_repairs.points,) * (cars // 2)
     order = draw_grid(rules, cars, rng, log)
     stands = places_to_stop(board, order)
     placed: list[CarState | None] = [None] * cars
@@ -74,10 +87,36 @@ def new_race(board: Board, rules: Ruleset, cars: int, laps: int, rng: Rng,
         slot = slots[position]
         log.append(ev.GridSlot(0, index, position + 1, slot))
         box = stands.get(index)
-        placed[index] = CarState(index=index, space=slot, gear=0, wear=wear,
+        placed[index] = CarState(index=index, space=slot, gear=0, wear=starting[index],
                                  lap=starting_lap(board, slot), box=box)
     return RaceState(board=board, rules=rules, laps=laps,
-                     cars=tuple(c for c in placed if c is not None))
+                     cars=tuple(c for c in placed if c is not None), starting=starting,
+                     repairs=repairs)
+
+
+def starting_wear(rules: Ruleset, cars: int, laps: int,
+                  builds: Sequence[WearPoints | None]) -> tuple[Wear, ...]:
+    """Each car's starting WP: its build's, or the ruleset's. Raises :class:`RaceSetupError`
+    for builds the rules do not allow (a race set up by a program, not a checked line-up)."""
+    standard = Wear.of(rules.starting_wear(laps))
+    if not builds:
+        return (standard,) * cars
+    if len(builds) != cars:
+        raise RaceSetupError(f"{len(builds)} builds for {cars} cars: give one per car")
+    limits = rules.car_build
+    starting = []
+    for car, build in enumerate(builds):
+        if build is None:
+            starting.append(standard)
+            continue
+        if limits is None:
+            raise RaceSetupError(f"car {car + 1} has a build, but the {rules.name} rules have "
+                                 "no building your car (car_build)")
+        problems = check_build(limits, build)
+        if problems:
+            raise RaceSetupError(f"car {car + 1}'s build " + "; ".join(problems))
+        starting.append(Wear.of(build))
+    return tuple(starting)
 
 
 def places_to_stop(board: Board, grid_order: list[int]) -> dict[int, str]:

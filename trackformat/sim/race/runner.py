@@ -16,7 +16,7 @@ from typing import Protocol
 
 from trackformat.collector import collection_deferred
 from trackformat.model.track import Track
-from trackformat.rules import Ruleset
+from trackformat.rules import Ruleset, WearPoints
 from trackformat.sim.core import events as ev
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice, Rng
@@ -87,16 +87,19 @@ class Race:
     """A race in progress; :meth:`run` plays it to the end."""
 
     def __init__(self, track: Track | Board, rules: Ruleset, drivers: Sequence[Driver],
-                 seed: int, laps: int | None = None, rng: Rng | None = None) -> None:
+                 seed: int, laps: int | None = None, rng: Rng | None = None,
+                 builds: Sequence[WearPoints | None] = ()) -> None:
         """Draw the grid and get ready; ``rng`` replaces ``Dice(seed)`` (for tests
-        that script the dice)."""
+        that script the dice); ``builds``: each car's own WP, if any (see
+        :func:`~trackformat.sim.race.grid.new_race`)."""
         board = track if isinstance(track, Board) else Board.of(track)
         self.seed = seed
         self.rng: Rng = rng if rng is not None else Dice(seed)
         self.drivers = list(drivers)
         self.events: list[ev.Event] = []
         race_laps = laps if laps is not None else board.graphs.track.metadata.laps
-        self.state = new_race(board, rules, len(self.drivers), race_laps, self.rng, self.events)
+        self.state = new_race(board, rules, len(self.drivers), race_laps, self.rng, self.events,
+                              builds)
         for index, driver in enumerate(self.drivers):
             driver.start_race(seed, index)
 
@@ -195,7 +198,9 @@ class Race:
 
 
 def run_race(track: Track | Board, rules: Ruleset, bots: Sequence[Driver], seed: int,
-             laps: int | None = None, max_turns: int | None = None) -> RaceResult:
-    """Race ``bots`` (one car each, in this order) on ``track``; the same seed, track, rules and
-    bots give the same race, event for event."""
-    return Race(track, rules, bots, seed, laps).run(max_turns)
+             laps: int | None = None, max_turns: int | None = None,
+             builds: Sequence[WearPoints | None] = ()) -> RaceResult:
+    """Race ``bots`` (one car each, in this order) on ``track``, each car with its build if
+    ``builds`` gives one; the same seed, track, rules, builds and bots give the same race,
+    event for event."""
+    return Race(track, rules, bots, seed, laps, builds=builds).run(max_turns)
