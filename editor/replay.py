@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from editor.replay_log import describe
-from trackformat.rules import Ruleset
+from trackformat.rules import Ruleset, WearPoints
 from trackformat.sim import Board
 from trackformat.sim.batch.testdrive import driver_factories, race_seed
 from trackformat.sim.core.events import Event
@@ -62,13 +62,15 @@ def record(
     laps: int,
     max_turns: int | None = None,
     corner_names: Mapping[str, str] | None = None,
+    builds: Sequence[WearPoints | None] = (),
 ) -> Replay:
     """Race number ``index`` of a batch with ``seed`` again, keeping a frame per turn and what
-    happened in it in the game's words (corners by ``corner_names``, their names by id)."""
+    happened in it in the game's words (corners by ``corner_names``, their names by id); each
+    car starts with its build if ``builds`` gives one, as in the batch."""
     race_seed_value = race_seed(seed, index)
     factories = driver_factories()
     drivers = [factories[name](race_seed_value) for name in bots]
-    race = Race(board, rules, drivers, race_seed_value, laps)
+    race = Race(board, rules, drivers, race_seed_value, laps, builds=builds)
     def words(events: Sequence[Event]) -> tuple[str, ...]:
         return tuple(describe(e, corner_names) for e in events)
 

@@ -71,6 +71,15 @@ def _pit(e: ev.PitStop, car: str, _corner: Callable[[str], str]) -> str:
     return f"{car} stops at box {e.box}, new tyres; {crew}"
 
 
+def _repair(e: ev.Repair, car: str, _corner: Callable[[str], str]) -> str:
+    """The team race's repairs after a pit stop: what the crew mended from the team's pool of
+    repair WP, and what the pool has left for the two cars' next stops."""
+    team = e.car // 2 * 2 + 1
+    left = e.left or "no"
+    return (f"{car}'s crew repairs {wear(e.repaired)} from the team's repair WP; cars "
+            f"{team}-{team + 1} have {left} repair WP left")
+
+
 def _collision(e: ev.CollisionRoll, car: str, _corner: Callable[[str], str]) -> str:
     rolled = "" if e.roll is None else f", rolls {e.roll}"
     return f"{car} touches car {e.other + 1} on {e.space}{rolled}: {_loses(e.lost, 'body')}"
@@ -103,6 +112,7 @@ _WORDS: dict[type, Callable[[Any, str, Callable[[str], str]], str]] = {
     ev.LapCompleted: lambda e, car, _c: f"{car} completes lap {e.lap}",
     ev.Finished: lambda e, car, _c: f"{car} finishes {ordinal(e.place)}",
     ev.PitStop: _pit,
+    ev.Repair: _repair,
     ev.Skipped: lambda e, car, _c: f"{car} does not move ({e.reason})",
 }
 

@@ -50,7 +50,7 @@ from editor.panels.testdrive_settings import DriveSettings
 from editor.replay import Replay
 from editor.validation import DEFAULT_DELAY_MS
 from trackformat.lint import validate
-from trackformat.rules import RulesetError
+from trackformat.rules import RulesetError, ruleset_from_document
 from trackformat.sim.batch.compare import Change
 from trackformat.sim.batch.testdrive import DriveError, DriveSpec
 
@@ -104,8 +104,11 @@ class TestDrivePanel(QWidget):
         self.progress = QProgressBar(self)
         self.progress.setFormat("%v of %m races")
         buttons = QHBoxLayout()
-        buttons.addWidget(self.run_button)
-        buttons.addWidget(self.cancel_button)
+        for button in (self.run_button, self.cancel_button):
+            # As narrow as their words: the row is above the scrolled form, so its width is
+            # the settings column's least, and the board's to give.
+            button.setMinimumWidth(button.fontMetrics().horizontalAdvance(button.text()) + 24)
+            buttons.addWidget(button)
         form.addRow(self.progress)
 
         self.results = DriveResults(self, self._say, self.heatmapChanged.emit)
@@ -130,16 +133,19 @@ class TestDrivePanel(QWidget):
         settings = QVBoxLayout(settings_widget)
         settings.setContentsMargins(0, 0, 0, 0)
         settings.addLayout(form)
-        settings.addLayout(buttons)
         settings.addWidget(self.status)
         settings.addStretch(1)
         # Scrolled rather than tall: the panel's height is the board's to give, not the form's.
+        # Run and Cancel stay above it, in sight however short the dock and long the form.
         settings_scroll = QScrollArea(self)
         settings_scroll.setWidget(settings_widget)
         settings_scroll.setWidgetResizable(True)
         settings_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        settings_column = QVBoxLayout()
+        settings_column.addLayout(buttons)
+        settings_column.addWidget(settings_scroll, 1)
         layout = QHBoxLayout(self)
-        layout.addWidget(settings_scroll, 2)
+        layout.addLayout(settings_column, 2)
         layout.addLayout(d.summary, 3)
         layout.addLayout(d.corners, 5)
         layout.addLayout(r.layout, 3)
@@ -199,7 +205,8 @@ class TestDrivePanel(QWidget):
 
     def take_settings(self, other: TestDrivePanel) -> None:
         """The settings of the panel of the track open before: opening or starting another
-        track keeps the bots, cars, races, seed, rules, laps and workers the designer chose."""
+        track keeps the bots, cars, builds, races, seed, rules, team race, laps and workers the
+        designer chose."""
         self.settings.take(other.settings)
 
     def _say(self, text: str) -> None:
@@ -382,7 +389,8 @@ class TestDrivePanel(QWidget):
         """Replay the chosen race of the last batch; False when no batch has a report yet."""
         if self._spec is None or self.report is None:
             return False
-        self.replayer.load(self.document.track, self.settings.rules(), self._spec)
+        rules = ruleset_from_document(self._spec.ruleset, "test drive ruleset")
+        self.replayer.load(self.document.track, rules, self._spec)
         return True
 
     def show_frame(self, index: int) -> None:

@@ -65,11 +65,12 @@ class ReplayControls:
 
     def load(self, track: Track, rules: Ruleset, spec: DriveSpec) -> None:
         """Race the chosen race of ``spec``'s batch again, recording every turn, and show its
-        start."""
+        start. ``rules`` are the batch's (its team race's repairs too), and each car starts
+        with its build: the same race as the batch raced."""
         names = {c.id: c.name for c in track.corners}
         self.replay = record(Board.of(track), rules, spec.bots, spec.seed,
                              self.race_number.value(), spec.laps, spec.max_turns,
-                             corner_names=names)
+                             corner_names=names, builds=spec.build_points(rules))
         self.slider.setRange(0, len(self.replay.frames) - 1)
         self.slider.setValue(0)
         self.show_frame(0)

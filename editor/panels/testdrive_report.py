@@ -142,13 +142,44 @@ def _rate(share: float, interval: list[float] | None) -> str:
     return percent(share) if interval is None else with_interval(share, interval)
 
 
+BUILD_COLUMNS = ("Build", "Cars", "Finished", "Finish rate", "Wins")
+"""The per-build table's columns: a build's figures over every car it raced."""
+
+
+def build_label(build: str) -> str:
+    """A build as the table shows it: its WP spaced after each comma, so that a long build
+    wraps in a narrow column instead of widening the summary."""
+    return build.replace(",", ", ")
+
+
+def builds_html(by_build: dict[str, dict[str, Any]]) -> list[str]:
+    """The report's results per build (building your car), a row each in the order first
+    given: its cars, how many finished, the finish rate and the share of races it won, with
+    their 95% intervals. Nothing when the line-up gave no builds."""
+    if not by_build:
+        return []
+    head = "".join(f"<th>{title}</th>" for title in BUILD_COLUMNS)
+    rows = "".join(
+        f"<tr><td>{escape(build_label(build))}</td><td>{row['cars']}</td>"
+        f"<td>{row['finished']}</td>"
+        f"<td>{_rate(row['finish_rate'], row.get('finish_rate_ci'))}</td>"
+        f"<td>{row['wins']}, {_rate(row['winner_share'], row.get('winner_share_ci'))}</td>"
+        "</tr>"
+        for build, row in by_build.items()
+    )
+    return ["<p>By build:</p>",
+            f'<table border="1" cellspacing="0" cellpadding="2"><tr>{head}</tr>{rows}</table>']
+
+
 def report_html(report: dict[str, Any], changes: list[Change] | None = None) -> str:
     """The report as a small HTML page: summary, DNF causes, winners (the corners are in the
     table below it); with ``changes`` (something is pinned), the overall rates that moved."""
     turns = report["turns"]["per_race"]
+    repairs = (f" with team repairs ({report['team_repairs']} WP a team)"
+               if report.get("team_repairs") else "")
     parts = [
         f"<h3>{escape(str(report['track']))}: {report['races']} races of {report['cars']} cars, "
-        f"{report['laps']} laps ({escape(str(report['ruleset']))})</h3>",
+        f"{report['laps']} laps ({escape(str(report['ruleset']))}{repairs})</h3>",
         f"<p>Turns per race: mean {turns['mean']}, median {turns['median']}, 90% within "
         f"{turns['p90']}. Cars finishing: "
         f"{_rate(report['finish_rate'], report.get('finish_rate_ci'))}.</p>",
@@ -161,6 +192,7 @@ def report_html(report: dict[str, Any], changes: list[Change] | None = None) -> 
         for bot, share in report["winner_share"].items()
     )
     parts.append(f"<p>Wins: {winners}.</p>")
+    parts += builds_html(report.get("by_build") or {})
     parts += [f"<p>Note: {escape(note)}.</p>" for note in report.get("notes", [])]
     teams = report.get("teams") or []
     if teams:

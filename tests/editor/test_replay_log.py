@@ -66,3 +66,14 @@ def test_every_kind_of_event_has_words() -> None:
 
     kinds = {getattr(ev, name) for name in ev.__all__} - {ev.Event}
     assert kinds <= set(_WORDS)
+
+
+def test_a_repair_says_what_the_crew_mended_and_the_team_s_wp_left() -> None:
+    assert describe(ev.Repair(12, 3, Wear(body=1, engine=2), 1)) == (
+        "Car 4's crew repairs 1 body WP, 2 engine WP from the team's repair WP; cars 3-4 have "
+        "1 repair WP left"
+    )
+    assert describe(ev.Repair(30, 0, Wear(brakes=4), 0)) == (
+        "Car 1's crew repairs 4 brakes WP from the team's repair WP; cars 1-2 have no repair WP "
+        "left"
+    )
