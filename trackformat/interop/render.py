@@ -7,6 +7,7 @@ space, as test drives produce.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -19,7 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from trackformat.interop.render_svg import scene_to_svg
 from trackformat.interop.scene import Fill, Label, Scene, Stroke, build_scene
-from trackformat.io import FileRefused, read_limited
+from trackformat.io import FileRefused, read_limited, write_atomically, write_text_atomically
 from trackformat.model.track import Placement, Track
 
 SUPERSAMPLE = 2
@@ -91,11 +92,13 @@ def render_to_file(
         if backdrop is not None:
             href = Path(os.path.relpath(backdrop, target.resolve().parent)).as_posix()
             picture = _svg_picture(backdrop, placement)
-        target.write_text(scene_to_svg(scene, backdrop=href, picture=picture), encoding="utf-8")
+        write_text_atomically(target, scene_to_svg(scene, backdrop=href, picture=picture))
         return []
     notes: list[str] = []
     image = render_png(scene, backdrop, placement, notes)
-    image.save(target, format="PNG", optimize=True)
+    encoded = io.BytesIO()
+    image.save(encoded, format="PNG", optimize=True)
+    write_atomically(target, encoded.getvalue())
     return notes
 
 

@@ -11,6 +11,7 @@ from trackformat.io.jsonio import (
     save_track,
     track_from_document,
     track_to_document,
+    write_atomically,
     write_text_atomically,
 )
 from trackformat.io.migrations import MIGRATIONS, MigrationError, upgrade
@@ -33,5 +34,6 @@ __all__ = [
     "track_from_document",
     "track_to_document",
     "upgrade",
+    "write_atomically",
     "write_text_atomically",
 ]

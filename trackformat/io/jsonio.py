@@ -342,7 +342,13 @@ def save_track(track: Track, path: str | os.PathLike[str]) -> None:
 
 
 def write_text_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over ``path``.
+    """Write ``text`` as UTF-8 with :func:`write_atomically`."""
+    write_atomically(path, text.encode("utf-8"))
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then rename it over ``path``, so
+    that a full disk or a file-size limit leaves the old file whole, never a fragment.
 
     The file keeps the permissions of the file it replaces (a shared 0644 track stays 0644),
     and a new file gets the user's usual ones (0666 less the umask), as any other program's
@@ -359,8 +365,8 @@ def write_text_atomically(path: Path, text: str) -> None:
     if mode is not None and not stat.S_ISREG(mode):
         # A device or a pipe (`-o /dev/stdout`): written into, never renamed over, which
         # would put a regular file where the device was.
-        with open(path, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
+        with open(path, "wb") as stream:
+            stream.write(data)
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     keep = stat.S_IMODE(mode) if mode is not None else None
@@ -368,8 +374,8 @@ def write_text_atomically(path: Path, text: str) -> None:
     try:
         if keep is not None and hasattr(os, "fchmod"):
             os.fchmod(handle, keep)
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
         os.replace(temporary, path)

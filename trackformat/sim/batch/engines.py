@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from trackformat.collector import settle
+from trackformat.io import write_text_atomically
 from trackformat.rules import Ruleset
 from trackformat.sim.core.board import Board
 from trackformat.sim.race.runner import RaceResult
@@ -213,7 +214,7 @@ def _mark_compiling(spec: DriveSpec, pid: int) -> None:
     mark = _mark(spec)
     try:
         mark.parent.mkdir(parents=True, exist_ok=True)
-        mark.write_text(str(pid), encoding="utf-8")
+        write_text_atomically(mark, str(pid))
     except OSError:
         pass  # a read-only cache folder: other processes may compile too, nothing worse
 

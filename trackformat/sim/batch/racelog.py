@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trackformat.io import dumps_track
+from trackformat.io import dumps_track, write_text_atomically
 from trackformat.model import Track
 from trackformat.rules import Ruleset, WearPoints, ruleset_from_document
 from trackformat.sim.core import events as ev
@@ -121,7 +121,7 @@ def log_lines(setup: RaceSetup, result: RaceResult) -> Iterator[str]:
 
 
 def write_log(path: Path, setup: RaceSetup, result: RaceResult) -> None:
-    path.write_text("\n".join(log_lines(setup, result)) + "\n", encoding="utf-8")
+    write_text_atomically(path, "\n".join(log_lines(setup, result)) + "\n")
 
 
 def read_setup(path: Path) -> tuple[RaceSetup, list[str]]:
