@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from trackformat.sim import events as ev
+from trackformat.words import ordinal
 
 CAUSES = {
     "missed_stops": "went through a corner missing too many stops",
@@ -22,15 +23,6 @@ CAUSES = {
     "shift": "lost its last engine WP changing down four gears",
 }
 """Why a car left the race, by the engine's cause."""
-
-
-def ordinal(number: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 21st..."""
-    if 10 <= number % 100 <= 20:
-        suffix = "th"
-    else:
-        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    return f"{number}{suffix}"
 
 
 def wear(cost: Any) -> str:

@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from editor.panels import testdrive as drive_panel
-from editor.replay_log import describe, ordinal
+from editor.replay_log import describe
 from trackformat.sim import events as ev
 from trackformat.sim.core.state import Cause, Wear
+from trackformat.words import ordinal
 
 pytestmark = pytest.mark.usefixtures("compiled_kernel")
 

@@ -218,15 +218,22 @@ def info_text(info: dict[str, Any], source: str) -> str:
     return "\n".join(lines)
 
 
-def cmd_info(args: argparse.Namespace) -> int:
-    source = str(Path(args.path))
+def read_track(path: str) -> Track | None:
+    """The track file at ``path``, or None once the reason it cannot be read is printed (the
+    command then exits 2)."""
     try:
-        track = load_track(args.path)
+        return load_track(path)
     except TrackFileError as err:
         error(err.render())
-        return EXIT_UNUSABLE
     except OSError as err:
-        error(f"{source}: cannot be read: {err.strerror or err}")
+        error(f"{Path(path)}: cannot be read: {err.strerror or err}")
+    return None
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    source = str(Path(args.path))
+    track = read_track(args.path)
+    if track is None:
         return EXIT_UNUSABLE
     info = track_info(track)
     emit(_json({"file": source, **info}) if args.json else info_text(info, source))

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trackformat.cli import UsageError
+from trackformat.cli import EXIT_OK, EXIT_UNUSABLE, UsageError, read_track
+from trackformat.cli.moves_text import die_words, moves_text
 from trackformat.cli.output import emit, error
-from trackformat.io import TrackFileError, dumps_document, load_track
+from trackformat.io import dumps_document
 from trackformat.model.track import SpaceKind, Track
 from trackformat.rules import DEFAULT_PRESET, WEAR_CATEGORIES, Ruleset, RulesetError, load_ruleset
 from trackformat.sim import (
@@ -34,8 +35,8 @@ from trackformat.sim import (
     may_enter_pit,
     slipstream_moves,
 )
+from trackformat.words import ordinal
 
-EXIT_OK, EXIT_UNUSABLE = 0, 2
 EXIT_CODES_HELP = """\
 exit codes:
   0  the engine answered (notes, such as a roll the gear's die cannot show, do not fail)
@@ -57,22 +58,9 @@ class Position:
     notes: list[str]
 
 
-def _gear(gear: int) -> str:
-    """``1st``, ``2nd``, ... as players name their gears."""
-    return f"{gear}{({1: 'st', 2: 'nd', 3: 'rd'}).get(gear, 'th')}"
-
-
 def _results(rules: Ruleset, gear: int) -> list[int]:
     """The results the die of ``gear`` can show, lowest first, each once."""
     return sorted(set(rules.faces(gear)))
-
-
-def _die(values: list[int]) -> str:
-    """A die's results in words: ``21 to 30``; ``1 or 2``."""
-    if len(values) > 2 and values[-1] - values[0] == len(values) - 1:
-        return f"{values[0]} to {values[-1]}"
-    *first, last = values
-    return f"{', '.join(map(str, first))} or {last}" if first else str(last)
 
 
 # -- the position -------------------------------------------------------------------------------
@@ -196,8 +184,8 @@ def _notes(state: RaceState, roll: int | None) -> list[str]:
     if roll is not None and roll not in rules.faces(car.gear):
         # Not an error: a quick pit stop's exit and a super start move a car a number of
         # spaces its gear's die cannot show, and the engine's answer for them is this one.
-        shows = _die(_results(rules, car.gear))
-        notes.append(f"the {_gear(car.gear)}-gear die shows {shows}, not {roll}: listed as a "
+        shows = die_words(_results(rules, car.gear))
+        notes.append(f"the {ordinal(car.gear)}-gear die shows {shows}, not {roll}: listed as a "
                      f"move of {roll} spaces (as after a quick pit stop or a super start, "
                      "which move a car without its gear's die)")
     if board.pit_entry and not board.in_pit(car.space):
@@ -263,98 +251,13 @@ def _gear_json(rules: Ruleset, option: GearOption) -> dict[str, Any]:
             "die": _results(rules, option.gear)}
 
 
-# -- text for players ---------------------------------------------------------------------------
-
-
-def _paid(cost: dict[str, int], nothing: str = "free") -> str:
-    """A cost in WP, category by category (``brakes 2, tyres 1``); ``nothing`` when free."""
-    return ", ".join(f"{name} {n}" for name, n in cost.items() if n) or nothing
-
-
-def _move_line(move: dict[str, Any], corners: dict[str, str]) -> str:
-    """One move in a player's words: where to, how far, what it costs, by which spaces."""
-    said = [_paid({"brakes": move["brakes"], "tyres": move["tyres"]}, "")]
-    if move["blocked"]:
-        said.append(f"blocked {move['blocked']} space{'s' if move['blocked'] > 1 else ''}")
-    for over in move["overshoots"]:
-        missing = f", {over['missing']} stop{'s' if over['missing'] != 1 else ''} missing"
-        said.append(f"overshoots {corners.get(over['corner'], over['corner'])} by "
-                    f"{over['spaces']}{missing if over['missing'] else ''}")
-    if move["debris"]:
-        rolls = len(move["debris"])
-        said.append(f"debris on {', '.join(move['debris'])} ({rolls} suspension "
-                    f"roll{'s' if rolls > 1 else ''})")
-    if move["pit_stop"]:
-        said.append("pit stop")
-    if move["spin"]:
-        said.append("spins")
-    if move["eliminated"]:
-        said.append(f"eliminated: {move['eliminated'].replace('_', ' ')}")
-    costs = "; ".join(part for part in said if part) or "free"
-    spaces = move["spaces"]
-    route = f"by {' '.join(move['route'])}" if spaces else "does not move"
-    return f"{move['destination']} ({spaces} space{'s' if spaces != 1 else ''}): {costs}; {route}"
-
-
-def _move_lines(moves: list[dict[str, Any]], corners: dict[str, str], prefix: str,
-                indent: str) -> list[str]:
-    lines = []
-    for n, move in enumerate(moves, start=1):
-        number = f"{prefix}{n}"
-        mark = "slipstream to " if move["slipstream_extras"] else ""
-        lines.append(f"{indent}{number}. {mark}{_move_line(move, corners)}")
-        lines += _move_lines(move["slipstream"], corners, f"{number}.", indent + "   ")
-    return lines
-
-
-def moves_text(document: dict[str, Any], corners: dict[str, str]) -> str:
-    """The position in a short header, the notes, then one line per move (or per gear);
-    ``corners`` gives the corners' names by id."""
-    where = document["position"]
-    roll = f", roll {where['roll']}" if where["roll"] is not None else ""
-    stops = ""
-    if where["corner"]:
-        made = f"{where['stops']} stop{'s' if where['stops'] != 1 else ''} made"
-        stops = f" (in {corners.get(where['corner'], where['corner'])}, {made})"
-    others = ", ".join(f"{o['space']} ({_gear(o['gear'])})" for o in where["others"])
-    lines = [
-        f"{document['track']} ({document['file']}): car on {where['car']}{stops} in "
-        f"{_gear(where['gear'])} gear{roll}, lap {where['lap']} of {where['laps']}",
-        f"  rules    {where['ruleset']}",
-        f"  wear     {', '.join(f'{k} {v}' for k, v in where['wear'].items())}",
-        f"  box      {where['box'] or 'none'}",
-        f"  others   {others or 'none'}",
-        f"  debris   {', '.join(where['debris']) or 'none'}",
-        *(f"  note: {note}" for note in document["notes"]),
-    ]
-    if "gears" in document:
-        lines.append("gears it may choose next turn, and what each shift costs:")
-        for option in document["gears"]:
-            out = "; eliminated: loses its last engine WP" if option["eliminates"] else ""
-            lines.append(f"  {_gear(option['gear'])}  (die {_die(option['die'])}): "
-                         f"{_paid(option['cost'])}{out}")
-        return "\n".join(lines)
-    moves = document["moves"]
-    slips = sum(1 for m in moves if m["slipstream"])
-    lines.append(f"{len(moves)} legal move{'s' if len(moves) != 1 else ''}, in the engine's "
-                 f"order" + (f" ({slips} with slipstream options below them)" if slips else "")
-                 + ":")
-    lines += _move_lines(moves, corners, "", "  ")
-    return "\n".join(lines)
-
-
 # -- the command --------------------------------------------------------------------------------
 
 
 def cmd_moves(args: argparse.Namespace) -> int:
     source = str(Path(args.track))
-    try:
-        track = load_track(args.track)
-    except TrackFileError as err:
-        error(err.render())
-        return EXIT_UNUSABLE
-    except OSError as err:
-        error(f"{source}: cannot be read: {err.strerror or err}")
+    track = read_track(args.track)
+    if track is None:
         return EXIT_UNUSABLE
     try:
         rules = load_ruleset(args.ruleset)

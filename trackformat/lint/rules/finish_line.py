@@ -16,11 +16,7 @@ from trackformat.lint.rules.corners import lane_is_partial
 from trackformat.lint.rules.lap import TOPIC
 from trackformat.lint.rules.references import id_list, link_name, link_pointers
 from trackformat.model.track import SpaceKind, Track
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+from trackformat.words import ordinal
 
 
 @rule(
@@ -96,7 +92,7 @@ def finish_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     for position, (space_id, lane) in enumerate(zip(line.spaces, crossing, strict=True)):
         actual = graphs.lane_of(space_id)
         if actual is not None and actual != lane.id:
-            nth = _ordinal(position + 1)
+            nth = ordinal(position + 1)
             yield Finding(
                 f"the {nth} space of the finish line is {space_id}, in lane {actual}, but the "
                 f"{nth} lane of /lanes is {lane.id}; list the line's spaces in lane order, "
