@@ -17,6 +17,7 @@ from trackformat.rules import load_ruleset
 from trackformat.sim import CarStatus, RaceState, legal_moves, play_move
 from trackformat.sim.core.dice import Dice
 from trackformat.sim.core.events import Event
+from trackformat.sim.kernel import race_rules as krr
 from trackformat.sim.kernel import resolve as kr
 from trackformat.sim.kernel.cars import car_rows
 from trackformat.sim.kernel.dice import new_state
@@ -34,11 +35,11 @@ def kernel_after(state: RaceState, pick: int, roll: int, gear_roll: int,
     arrays = board_arrays(state.board)
     move = kernel_move_rows(state, 0, [roll])[pick]
     cars = car_rows(state, arrays)
-    race = kr.race_numbers(state)
+    race = krr.race_numbers(state)
     debris = np.zeros(len(arrays.names), np.int64)
     for space in state.debris:
         debris[arrays.number[space]] = 1
-    numbers, tables, triggers = kr.rule_tables(state.rules, state.laps, arrays.pit_exit_crosses)
+    numbers, tables, triggers = krr.rule_tables(state.rules, state.laps, arrays.pit_exit_crosses)
     dice = new_state(seed)
     log, cursor = new_log()
     cursor[L_TURN_NOW] = state.turn

@@ -20,6 +20,7 @@ from trackformat.sim import events as ev
 from trackformat.sim.core.dice import Dice
 from trackformat.sim.drivers.bots import DRIVERS
 from trackformat.sim.kernel import cars as kc
+from trackformat.sim.kernel import race_rules as krr
 from trackformat.sim.kernel import resolve as kr
 from trackformat.sim.kernel.cars import car_rows
 from trackformat.sim.kernel.dice import new_state
@@ -43,8 +44,8 @@ def stop(state: RaceState, car: int, roll: int = 4,
     pick = next(n for n, m in enumerate(moves) if m.box)
     after, events = play_move(state, car, moves[pick], Dice(seed))
     arrays = board_arrays(state.board)
-    cars, race = car_rows(state, arrays), kr.race_numbers(state)
-    numbers, tables, triggers = kr.rule_tables(state.rules, state.laps, arrays.pit_exit_crosses)
+    cars, race = car_rows(state, arrays), krr.race_numbers(state)
+    numbers, tables, triggers = krr.rule_tables(state.rules, state.laps, arrays.pit_exit_crosses)
     log, cursor = new_log()
     cursor[L_TURN_NOW] = state.turn
     from_python(kr.play_move)(
@@ -54,7 +55,7 @@ def stop(state: RaceState, car: int, roll: int = 4,
         triggers, log, cursor)
     assert events_of(log, int(cursor[L_USED]), arrays) == events
     assert cars.tolist() == car_rows(after, arrays).tolist()
-    assert race.tolist() == kr.race_numbers(after).tolist()
+    assert race.tolist() == krr.race_numbers(after).tolist()
     return after, events
 
 

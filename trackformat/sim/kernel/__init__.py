@@ -23,6 +23,7 @@ kernel reproduces it race for race, event for event, and tests compare the two. 
   with :func:`~trackformat.sim.move.legal.legal_moves`;
 - ``dice``: the project's generator (:mod:`trackformat.sim.core.dice`), draw for draw;
 - ``cars``: the cars as a table of ints, the gears a car may take, the order of play;
+- ``race_rules``: a race's rules and running numbers as arrays, built once per race;
 - ``resolve``: playing a chosen move and the rolls it sets off, writing its events;
 - ``log``: the events as rows of ints, and read back as the engine's event values;
 - ``counts``: a race's corner and space counts read from its log, for test drives;

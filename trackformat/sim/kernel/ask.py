@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import price as kp
+from trackformat.sim.kernel import race_rules as krr
 from trackformat.sim.kernel import resolve as kr
 from trackformat.sim.kernel import route_rows as kw
 from trackformat.sim.kernel import terms as kt
@@ -126,7 +127,7 @@ def walk_for(cars: Ints, index: int, debris: Ints, rolls: Ints, board: tuple[Int
     may_pit = False
     if (car[kc.C_BOX] >= 0 and game[G_HAS_PIT_ENTRY] and not in_pit[start]
             and game[G_MAX_STOPS] >= 0 and car[kc.C_PIT_STOPS] < game[G_MAX_STOPS]):
-        done = car[kc.C_LAP] if numbers[kr.P_PIT_EXIT_CROSSES] else car[kc.C_LAP] - 1
+        done = car[kc.C_LAP] if numbers[krr.P_PIT_EXIT_CROSSES] else car[kc.C_LAP] - 1
         may_pit = 0 <= done < 64 and flags[F_WINDOW, done] == 1
     spun = car[kc.C_STATUS] == kc.SPUN
     shapes = np.zeros((1, 1), np.int64)

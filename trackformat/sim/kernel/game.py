@@ -16,7 +16,7 @@ import numpy.typing as npt
 from trackformat.rules import Ruleset
 from trackformat.sim.core.board import Board
 from trackformat.sim.kernel import cars as kc
-from trackformat.sim.kernel import resolve as kr
+from trackformat.sim.kernel import race_rules as krr
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.moves import blocking_table
 from trackformat.sim.move.slipstream import _patterns
@@ -59,7 +59,7 @@ def rule_set(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
              max_turns: int | None = None) -> tuple[Ints, ...]:
     """The rules tuple of a race of ``laps`` laps on ``board`` (``max_turns``: the runner's turn
     limit, by default the readable runner's)."""
-    numbers, tables, triggers = kr.rule_tables(rules, laps, arrays.pit_exit_crosses)
+    numbers, tables, triggers = krr.rule_tables(rules, laps, arrays.pit_exit_crosses)
     shifting, shift_costs = kc.shifting(rules)
     game = np.zeros(GAME_COLUMNS, np.int64)
     game[G_MAX_CHANGES] = rules.movement.max_lane_changes_on_straight

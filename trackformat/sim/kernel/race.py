@@ -29,7 +29,7 @@ from trackformat.sim.core.state import RaceState, Wear
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import cautious as kcautious
 from trackformat.sim.kernel import drivers as kd
-from trackformat.sim.kernel import resolve as kr
+from trackformat.sim.kernel import race_rules as krr
 from trackformat.sim.kernel import strong as kstrong
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.counts import CORNER_COUNTS, SPACE_COUNTS, count_log, count_tables
@@ -158,7 +158,7 @@ class KernelRacer:
                                    for car in range(cars)], np.uint64)
             drivers = (self.kinds, generators)
             table = kc.car_rows(start, self.arrays)
-            race = kr.race_numbers(start)
+            race = krr.race_numbers(start)
             debris = np.zeros(len(self.arrays.names), np.int64)
             state_dice = np.array([dice.state], np.uint64)
             self.cursor[:] = 0
@@ -212,10 +212,10 @@ class KernelRacer:
                 place=row[kc.C_PLACE] if row[kc.C_PLACE] >= 0 else None))
         finish_order = tuple(c.index for c in sorted(
             (c for c in cars if c.place is not None), key=lambda c: c.place or 0))
-        return start.but(cars=tuple(cars), turn=turns, sequence=int(race[kr.R_SEQUENCE]),
+        return start.but(cars=tuple(cars), turn=turns, sequence=int(race[krr.R_SEQUENCE]),
                          debris=frozenset(names[s] for s in np.flatnonzero(debris)),
                          finish_order=finish_order,
-                         repairs=tuple(int(left) for left in race[kr.R_REPAIRS:]))
+                         repairs=tuple(int(left) for left in race[krr.R_REPAIRS:]))
 
 
 _STATUS = {code: status for status, code in kc.STATUS.items()}

@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from trackformat.sim.kernel.jit import inlined
+
 Ints = npt.NDArray[np.int64]
 
 BoardTables = tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints, Ints]
@@ -70,3 +72,14 @@ NEVER = 1 << 30
 ROUTES_PER_SPACE = 16
 """Rows of a walk's route table to begin with, per space of the roll (it doubles when full): a
 30-space walk on Monaco keeps some 250 routes."""
+
+
+@inlined
+def copy_used(source: Ints, row: int, target: Ints, into: int) -> None:
+    """Copy route ``row`` of ``source`` to row ``into`` of ``target``, the columns before its
+    path that are in use: the lanes left beyond the route's count and the corners overshot
+    beyond its count hold nothing anyone reads."""
+    for c in range(R_LEFT + 2 * source[row, R_NLEFT]):
+        target[into, c] = source[row, c]
+    for c in range(R_LOCK, R_EXITS + 3 * source[row, R_NEXITS]):
+        target[into, c] = source[row, c]

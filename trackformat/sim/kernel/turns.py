@@ -18,6 +18,7 @@ import numpy.typing as npt
 from trackformat.sim.kernel import ask
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import drivers as kd
+from trackformat.sim.kernel import race_rules as krr
 from trackformat.sim.kernel import resolve as kr
 from trackformat.sim.kernel.dice import State, randrange
 from trackformat.sim.kernel.game import (
@@ -176,8 +177,8 @@ def _pay_shift(cars: Ints, index: int, option: Ints, debris: Ints, in_pit: Ints,
     car[kc.C_GEAR] = option[kc.O_GEAR]
     for k in range(6):
         car[kc.C_WEAR + k] -= option[kc.O_COST + k]
-    if (option[kc.O_COST + kc.C_ENGINE - kc.C_WEAR] > 0 and numbers[kr.P_HAS_DEBRIS]
-            and numbers[kr.P_DEBRIS_ENGINE]):
+    if (option[kc.O_COST + kc.C_ENGINE - kc.C_WEAR] > 0 and numbers[krr.P_HAS_DEBRIS]
+            and numbers[krr.P_DEBRIS_ENGINE]):
         kr._drop_debris(debris, index, car[kc.C_SPACE], in_pit, log, cursor)
     if option[kc.O_ELIMINATES]:
         kr._eliminate(cars, index, 8, debris, in_pit, numbers, log, cursor)

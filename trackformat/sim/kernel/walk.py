@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from trackformat.sim.kernel import route_rows as rr
-from trackformat.sim.kernel.jit import compiled, inlined
+from trackformat.sim.kernel.jit import compiled
 from trackformat.sim.kernel.route_rows import BoardTables, Setting, WalkSpace
 
 Ints = npt.NDArray[np.int64]
@@ -162,7 +162,7 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
         me = count
         count += 1
         table[at] = me
-        _copy_used(stack, t, routes, me)
+        rr.copy_used(stack, t, routes, me)
         for c in range(rr.I_MARKS, rr.WALK_ROW):
             routes[me, c] = stack[t, c]
         routes[me, rr.I_HASH] = h
@@ -335,7 +335,7 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
                             raise ValueError(
                                 "a route left more corners short than the kernel keeps")
             # The step is legal: the new route on top of the stack.
-            _copy_used(routes, me, stack, top)
+            rr.copy_used(routes, me, stack, top)
             stack[top, rr.R_END] = v
             stack[top, rr.R_DEPTH] = nxt
             stack[top, rr.I_PARENT] = me
@@ -391,14 +391,3 @@ def walk_routes(board: BoardTables, setting: Setting, origin: Ints, walk: Ints,
             stack[o, rr.R_IN_PIT] = 0
             stack[o, rr.R_AT_BOX] = 0
     return routes, count
-
-
-@inlined
-def _copy_used(source: Ints, row: int, target: Ints, into: int) -> None:
-    """Copy route ``row`` of ``source`` to row ``into`` of ``target``, the columns before its
-    path that are in use: the lanes left beyond the route's count and the corners overshot
-    beyond its count hold nothing anyone reads."""
-    for c in range(rr.R_LEFT + 2 * source[row, rr.R_NLEFT]):
-        target[into, c] = source[row, c]
-    for c in range(rr.R_LOCK, rr.R_EXITS + 3 * source[row, rr.R_NEXITS]):
-        target[into, c] = source[row, c]
