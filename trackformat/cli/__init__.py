@@ -18,6 +18,12 @@ from typing import Any
 from trackformat import __version__
 from trackformat.analysis import corners_in_lap_order, measure_corner, shortest_lap
 from trackformat.cli.output import emit, error, guarded_output
+from trackformat.cli.paths import (
+    FileRoles,
+    OutputRefused,
+    check_declared,
+    refuse_output_onto_picture,
+)
 from trackformat.graph import TrackGraphs, build_graphs
 from trackformat.io import TrackFileError, dumps_document, load_track, write_text_atomically
 from trackformat.io.files import megabytes
@@ -290,6 +296,7 @@ def cmd_render(args: argparse.Namespace) -> int:
     except TrackFileError as err:
         error(err.render())
         return EXIT_UNUSABLE
+    refuse_output_onto_picture(out, track, args.track)
     options: dict[str, Any] = {"track_path": Path(args.track)}
     if args.heatmap is not None:
         options["heatmap"] = Path(args.heatmap)
@@ -348,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     schema = command("schema", "print the JSON Schema of the track format")
     schema.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
-    schema.set_defaults(run=cmd_schema)
+    schema.set_defaults(run=cmd_schema, file_roles=FileRoles(inputs=(), outputs=("output",)))
 
     render = command("render", "draw a track to a PNG or SVG picture")
     render.add_argument("track", metavar="TRACK", help="track file")
@@ -361,7 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--heat", choices=("stops", "overshoots", "eliminations"), default="stops",
         help="which count of a test-drive report to paint (default: stops)",
     )
-    render.set_defaults(run=cmd_render)
+    render.set_defaults(
+        run=cmd_render, file_roles=FileRoles(inputs=("track", "heatmap"), outputs=("output",))
+    )
 
     from trackformat.cli import interop, moves, race, testdrive
 
@@ -388,9 +397,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     """Run the parsed command, turning every failure into an exit code and a message."""
     try:
+        check_declared(args)
         code: int = args.run(args)
         return code
-    except UsageError as err:
+    except (UsageError, OutputRefused) as err:
         error(f"trackformat {args.command}: {err}")
         return EXIT_UNUSABLE
     except KeyboardInterrupt:

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from trackformat.cli.paths import FileRoles, OutputRefused, refuse_output_onto_picture
 from trackformat.interop.gponline import (
     DatError,
     GPOnlineExportError,
@@ -37,9 +38,14 @@ def cmd_import(args: argparse.Namespace) -> int:
     except (DatError, GPOnlineImportError) as err:
         print(str(err), file=sys.stderr)
         return EXIT_UNUSABLE
-    _warn(result.warnings, str(source))
     out = Path(args.output)
     track = result.track
+    try:
+        refuse_output_onto_picture(out, track, source)
+    except OutputRefused as err:
+        print(err, file=sys.stderr)
+        return EXIT_UNUSABLE
+    _warn(result.warnings, str(source))
     if track.board.image:
         # The picture sits beside the .dat; store it relative to the new track file.
         import os
@@ -68,6 +74,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         print(err.render(), file=sys.stderr)
         return EXIT_UNUSABLE
     try:
+        refuse_output_onto_picture(args.output, track, args.track)
+    except OutputRefused as err:
+        print(err, file=sys.stderr)
+        return EXIT_UNUSABLE
+    try:
         result = export_track(track, image=args.image, info_corner=args.info_corner)
     except GPOnlineExportError as err:
         print(f"{args.track}: cannot export to GP Online: {err}", file=sys.stderr)
@@ -92,7 +103,7 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
         "-o", "--output", required=True, metavar="TRACK", help="track file to write"
     )
     importer.add_argument("--name", help="the track's name (default: the board picture's name)")
-    importer.set_defaults(run=cmd_import)
+    importer.set_defaults(run=cmd_import, file_roles=FileRoles(("file",), ("output",)))
 
     exporter = command("export", "export a track to another program's file")
     exporter.add_argument("format", choices=FORMATS, help="the other program's format")
@@ -108,4 +119,4 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
         help="GP Online: the board corner where its info box goes (default: the track's, as "
         "imported from GP Online, else 0)",
     )
-    exporter.set_defaults(run=cmd_export)
+    exporter.set_defaults(run=cmd_export, file_roles=FileRoles(("track",), ("output",)))

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from trackformat.cli.paths import FileRoles, refuse_output_onto_picture
 from trackformat.io import TrackFileError, load_track
 from trackformat.io.files import FileRefused, require_regular_file
 from trackformat.rules import (
@@ -29,6 +30,7 @@ EXIT_OK, EXIT_DIFFERENT, EXIT_UNUSABLE = 0, 1, 2
 def cmd_race(args: argparse.Namespace) -> int:
     try:
         track = load_track(args.track)
+        refuse_output_onto_picture(args.log, track, args.track)
         rules = load_ruleset(args.ruleset)
         bots = [b.strip() for b in args.bots.split(",") if b.strip()]
         lineup = [bots[car % len(bots)] for car in range(args.cars)] if bots else []
@@ -102,7 +104,7 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     one.add_argument("--team-race", action="store_true",
                      help="the team race's repairs: 4 WP a team of two cars, at its pit stops")
     one.add_argument("--log", metavar="OUT.jsonl", help="write the race's events as JSON lines")
-    one.set_defaults(run=cmd_race)
+    one.set_defaults(run=cmd_race, file_roles=FileRoles(("track", "ruleset"), ("log",)))
 
     again = command("replay", "race a log's setup again and check every event is the same")
     again.add_argument("log", metavar="LOG.jsonl", help="a log written by `race --log`")

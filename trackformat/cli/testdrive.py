@@ -11,7 +11,6 @@ is wrong and where. docs/testdrive.md explains every figure.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -19,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from trackformat.cli.paths import FileRoles, refuse_output_onto_picture
 from trackformat.cli.progress import ProgressBar
 from trackformat.cli.testdrive_text import report_text
 from trackformat.collector import settle
@@ -39,6 +39,7 @@ from trackformat.rules import (
 )
 from trackformat.sim.batch.compare import ReportError, changes_json, compare
 from trackformat.sim.batch.report import batch_report
+from trackformat.sim.batch.report_file import ReportFileError, read_json_report
 from trackformat.sim.batch.stats import DriveStats
 from trackformat.sim.batch.testdrive import (
     ENGINES,
@@ -159,22 +160,16 @@ def _unraceable(track: Track, source: str) -> str:
 
 
 def _read_report(path: str) -> Any:
-    """A JSON document from ``path``; :class:`ReportError` saying what is wrong with it."""
+    """A JSON document from ``path``; :class:`ReportError` saying what is wrong with it.
+
+    Read as :mod:`trackformat.sim.batch.report_file` reads every report: a regular file only
+    (a named pipe would wait for a writer forever, a device never ends), at most its size
+    limit, JSON that Python's parser can hold."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ReportError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ReportError(f"{path}: is a folder, not a test-drive report") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ReportError(f"{path}: cannot be read: {getattr(err, 'strerror', None) or err}"
-                          ) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ReportError(f"{path}: line {err.lineno} column {err.colno}: not JSON "
-                          f"({err.msg}); a test-drive report is written by "
-                          "`trackformat testdrive TRACK --json FILE`") from None
+        return read_json_report(Path(path), "test-drive report", hint=(
+            "; a test-drive report is written by `trackformat testdrive TRACK --json FILE`"))
+    except ReportFileError as err:
+        raise ReportError(f"{path}: {err.reason}") from None
 
 
 def cmd_compare(before: str, after: str, json_out: str | None) -> int:
@@ -228,6 +223,7 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
             return _fail(f"{json_out}: cannot be written: {err.strerror or err}")
     try:
         track = load_track(args.track)
+        refuse_output_onto_picture(args.json, track, args.track)
     except TrackFileError as err:
         return _fail(err.render())
     unraceable = _unraceable(track, source)
@@ -324,4 +320,5 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     drive.add_argument("--json", metavar="OUT",
                        help="write the full report (or the comparison) as JSON to OUT "
                             "('-': to stdout, no text)")
-    drive.set_defaults(run=cmd_testdrive)
+    drive.set_defaults(run=cmd_testdrive, file_roles=FileRoles(
+        ("track", "reports", "ruleset"), ("json",)))
