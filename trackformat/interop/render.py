@@ -8,7 +8,6 @@ space, as test drives produce.
 from __future__ import annotations
 
 import io
-import json
 import math
 import os
 import unicodedata
@@ -20,7 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from trackformat.interop.render_svg import scene_to_svg
 from trackformat.interop.scene import Fill, Label, Scene, Stroke, build_scene
-from trackformat.io import FileRefused, read_limited, write_atomically, write_text_atomically
+from trackformat.io import write_atomically, write_text_atomically
 from trackformat.model.track import Placement, Track
 
 SUPERSAMPLE = 2
@@ -51,7 +50,11 @@ HEAT_KINDS = ("stops", "overshoots", "eliminations")
 """The per-space counts of a test-drive report."""
 
 MAX_HEATMAP_BYTES = 64 * 1024 * 1024
-"""Largest heatmap file read: a test-drive report of the largest track is far smaller."""
+"""Largest heatmap file read: a test-drive report of the largest track is far smaller (the
+same limit as ``testdrive compare`` reads its reports with)."""
+
+HEATMAP_HINT = ": not a JSON file of values per space, nor a test-drive report"
+"""Said of a heatmap that is not JSON at all: what was expected."""
 
 
 def render_to_file(
@@ -84,7 +87,8 @@ def render_to_file(
         heatmap if heatmap is None or isinstance(heatmap, Mapping) else load_heatmap(heatmap, heat)
     )
     scene = build_scene(track, values)
-    backdrop = _board_picture(track, track_path, target)
+    notes: list[str] = []
+    backdrop = _board_picture(track, track_path, target, notes)
     placement = track.board.placement
     if suffix == ".svg":
         href = None
@@ -93,8 +97,7 @@ def render_to_file(
             href = Path(os.path.relpath(backdrop, target.resolve().parent)).as_posix()
             picture = _svg_picture(backdrop, placement)
         write_text_atomically(target, scene_to_svg(scene, backdrop=href, picture=picture))
-        return []
-    notes: list[str] = []
+        return notes
     image = render_png(scene, backdrop, placement, notes)
     encoded = io.BytesIO()
     image.save(encoded, format="PNG", optimize=True)
@@ -112,20 +115,23 @@ def load_heatmap(path: str | os.PathLike[str], heat: str = HEAT_KEY) -> dict[str
     """Values per space from a JSON file: ``{"space id": number, ...}``, or a test-drive report
     (``trackformat testdrive --json``), whose ``spaces`` give each space's counts; ``heat`` is
     the count to show (one of :data:`HEAT_KINDS`).
+
+    The file is read as ``testdrive compare`` reads its reports (a regular file of at most
+    :data:`MAX_HEATMAP_BYTES`, see :mod:`trackformat.sim.batch.report_file`), and every value
+    must be a finite number: NaN, Infinity or a whole number of 400 digits has no colour.
     """
+    # Imported here: importing the race engine's package costs a drawing without a heatmap
+    # some 0.3 s.
+    from trackformat.sim.batch.report_file import ReportFileError, name, read_json_report, shown
+
     if heat not in HEAT_KINDS:
         raise ValueError(f"heatmap: {heat!r} is not one of {', '.join(HEAT_KINDS)}")
     source = Path(path)
     try:
-        document = json.loads(read_limited(source, MAX_HEATMAP_BYTES, "heatmap").decode("utf-8"))
-    except FileRefused as err:
+        document = read_json_report(source, "heatmap", hint=HEATMAP_HINT,
+                                    limit=MAX_HEATMAP_BYTES)
+    except ReportFileError as err:
         raise ValueError(f"heatmap {source}: {err.reason}") from None
-    except OSError as err:
-        raise ValueError(f"heatmap {source}: cannot be read: {err.strerror or err}") from None
-    except RecursionError:
-        raise ValueError(f"heatmap {source}: JSON nested too deeply") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise ValueError(f"heatmap {source}: not a JSON file ({err})") from None
     spaces = document.get("spaces", document) if isinstance(document, dict) else None
     if not isinstance(spaces, dict):
         raise ValueError(
@@ -138,20 +144,51 @@ def load_heatmap(path: str | os.PathLike[str], heat: str = HEAT_KEY) -> dict[str
             value = value.get(heat)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(
-                f"heatmap {source}: the value of space {space_id!r} is not a number"
+                f"heatmap {source}: the value of space {name(space_id)} is not a number"
                 + (f" (nor an object with a number under {heat!r})" if value is None else "")
             )
-        values[str(space_id)] = float(value)
+        number = _finite(value)
+        if number is None:
+            raise ValueError(f"heatmap {source}: the value of space {name(space_id)} is not a "
+                             f"finite number ({shown(value)})")
+        values[space_id] = number
     return values
 
 
-def _board_picture(track: Track, track_path: str | os.PathLike[str] | None,
-                   out: Path) -> Path | None:
-    """The board picture to draw under the track, if the track names one that exists."""
-    if track_path is None or not track.board.image:
+def _finite(value: int | float) -> float | None:
+    """``value`` as a float, or None when it has none that is finite (NaN, Infinity, or a
+    whole number too large for a float: 10^400 parses to an int, and float() overflows)."""
+    try:
+        number = float(value)
+    except OverflowError:
         return None
-    picture = (Path(track_path).resolve().parent / track.board.image).resolve()
-    if not picture.is_file() or picture == out.resolve():
+    return number if math.isfinite(number) else None
+
+
+def _board_picture(track: Track, track_path: str | os.PathLike[str] | None,
+                   out: Path, notes: list[str]) -> Path | None:
+    """The board picture to draw under the track, if the track names one that exists.
+
+    A name that no file can have (one holding a NUL character, or longer than the file
+    system allows) makes the picture missing, not the render impossible: it is left out with
+    a note in ``notes`` naming the track file and ``/board/image``, as docs/bad-input.md says.
+    A picture that simply is not there is left out without one, as it always was: a track is
+    often passed on without its scan."""
+    image = track.board.image
+    if track_path is None or not image:
+        return None
+    try:
+        if "\0" in image:  # any call with it raises ValueError("embedded null byte")
+            raise ValueError("it holds a NUL character")
+        picture = (Path(track_path).resolve().parent / image).resolve()
+        if not picture.is_file() or picture == out.resolve():
+            return None
+    except (OSError, ValueError, RuntimeError) as err:  # RuntimeError: a loop of symlinks
+        from trackformat.sim.batch.report_file import name  # see load_heatmap
+
+        why = getattr(err, "strerror", None) or str(err)
+        notes.append(f"{track_path}: /board/image: the board picture {name(image)} cannot be "
+                     f"read ({why}): drawn without it")
         return None
     return picture
 

@@ -7,20 +7,36 @@ then the edit, not the dice, moved it. The command line (``testdrive compare``) 
 test-drive panel both ask this module.
 
 The rates are read back from the counts of the JSON report (not from its rounded rates), so a
-report written before intervals were added compares just as well.
+report written before intervals were added compares just as well. A report is a file the user
+names, perhaps edited by hand or by a hostile program: every figure read is checked where it is
+(a count of 400 digits, a share of NaN), so that a bad report is refused with the place at fault
+rather than crashing the arithmetic of the intervals, and the work is linear in the corners.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
+from trackformat.sim.batch.report_file import name, shown
 from trackformat.sim.batch.stats import wilson
 
 CORNER_RATES = (("overshoots", "overshoots"), ("spins", "spin-outs"),
                 ("eliminations", "eliminations"))
 """Per corner: the count in the report over its entries, and the words a designer reads."""
+
+
+MAX_COUNT = 10**15
+"""Largest count read from a report: a million races of a thousand cars entering a thousand
+corners stay far below. A larger one is not a test drive's, and would overflow the floating-point
+arithmetic of the intervals (a count of 400 digits has no float at all)."""
+
+MAX_LISTED = 10
+"""Corner ids listed when two reports' corners differ; the rest are counted."""
 
 
 class ReportError(ValueError):
@@ -42,8 +58,10 @@ class Rate:
     def share(self) -> float:
         return self.successes / self.trials if self.trials else 0.0
 
-    @property
+    @cached_property
     def interval(self) -> tuple[float, float]:
+        """The 95% Wilson interval, computed once: a comparison asks for it again and again
+        (a report may have tens of thousands of corners)."""
         return wilson(self.successes, self.trials)
 
 
@@ -81,11 +99,44 @@ def beyond_chance(before: Rate, after: Rate) -> bool:
 
 
 def _count(data: Mapping[str, Any], key: str, where: str) -> int:
+    """``data[key]``, a count of at most :data:`MAX_COUNT`; :class:`ReportError` naming the
+    place otherwise."""
     value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ReportError(f"{where}: {key!r} should be a count (a whole number of at least 0), "
-                          f"not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise ReportError(f"{where}: {key!r} should be a count (a whole number from 0 to "
+                          f"{MAX_COUNT:,}), not {shown(value)}")
     return value
+
+
+def _share(data: Mapping[str, Any], key: str, where: str, default: float) -> float:
+    """``data[key]`` (``default`` when missing), a share from 0 to 1; :class:`ReportError`
+    naming the place otherwise. NaN and Infinity are JSON to Python's parser, and 1e308 of
+    the races is a number no race count can multiply."""
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ReportError(f"{where}: {key!r} should be a share (a number from 0 to 1), "
+                          f"not {shown(value)}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ReportError(f"{where}: {key!r} is not a finite number ({shown(value)}): it should "
+                          "be a share, from 0 to 1")
+    if not 0 <= value <= 1:
+        raise ReportError(f"{where}: {key!r} should be a share (a number from 0 to 1), "
+                          f"not {shown(value)}")
+    return float(value)
+
+
+def _place(text: str) -> str:
+    """A key of the report as part of a place in a message: ``strong``, or quoted when it
+    would break the line or run on (``'a\\nb'``)."""
+    return text if text.isprintable() and len(text) <= 40 else name(text)
+
+
+def _listed(ids: Iterable[str]) -> str:
+    """Corner ids for a message: the first :data:`MAX_LISTED`, then how many more."""
+    ordered = sorted(ids)
+    first = ", ".join(_place(i) for i in ordered[:MAX_LISTED])
+    more = len(ordered) - MAX_LISTED
+    return first + (f" and {more:,} more" if more > 0 else "")
 
 
 def _mapping(data: Any, where: str) -> Mapping[str, Any]:
@@ -111,13 +162,12 @@ def rates_of(report: Any, where: str = "report") -> dict[str, Rate]:
     races, cars = _count(report, "races", where), _count(report, "cars", where)
     rates = {"finish_rate": Rate("finish_rate", "cars finishing",
                                  _count(report, "finished", where), races * cars)}
-    no_winner = report.get("no_winner", 0.0)
-    if isinstance(no_winner, (int, float)) and not isinstance(no_winner, bool):
-        rates["no_winner"] = Rate("no_winner", "races without a winner",
-                                  round(no_winner * races), races)
+    no_winner = _share(report, "no_winner", where, default=0.0)
+    rates["no_winner"] = Rate("no_winner", "races without a winner", round(no_winner * races),
+                              races)
     by_bot = _mapping(report["by_bot"], f"{where}: by_bot")
     for bot, figures in by_bot.items():
-        place = f"{where}: by_bot.{bot}"
+        place = f"{where}: by_bot.{_place(bot)}"
         figures = _mapping(figures, place)
         rates[f"bot:{bot}:wins"] = Rate(f"bot:{bot}:wins", f"{bot} wins",
                                         _count(figures, "wins", place), races)
@@ -127,20 +177,30 @@ def rates_of(report: Any, where: str = "report") -> dict[str, Rate]:
     corners = report["corners"]
     if not isinstance(corners, list):
         raise ReportError(f"{where}: corners should be a list")
-    names = [str(c.get("name") or c.get("id")) for c in corners if isinstance(c, Mapping)]
     for number, corner in enumerate(corners):
         place = f"{where}: corners[{number}]"
         corner = _mapping(corner, place)
         if not isinstance(corner.get("id"), str):
             raise ReportError(f"{place}: has no corner id")
-        name = str(corner.get("name") or corner["id"])
-        if names.count(name) > 1:  # two corners called Casino: which one, by its id
-            name = f"{name} ({corner['id']})"
+    # Counted once, not looked up per corner: a report of 40,000 corners took minutes.
+    names = Counter(_corner_name(corner) for corner in corners)
+    for number, corner in enumerate(corners):
+        place = f"{where}: corners[{number}]"
+        label = _corner_name(corner)
+        if names[label] > 1:  # two corners called Casino: which one, by its id
+            label = f"{label} ({corner['id']})"
         entries = _count(corner, "entries", place)
         for count, words in CORNER_RATES:
             key = f"corner:{corner['id']}:{count}"
-            rates[key] = Rate(key, f"{name} {words}", _count(corner, count, place), entries)
+            rates[key] = Rate(key, f"{label} {words}", _count(corner, count, place), entries)
     return rates
+
+
+def _corner_name(corner: Mapping[str, Any]) -> str:
+    """What a checked corner is called: its name, or its id when it has none (or a name that
+    is not text)."""
+    given = corner.get("name")
+    return given if isinstance(given, str) and given else str(corner["id"])
 
 
 def compare(before: Any, after: Any, before_name: str = "before",
@@ -153,11 +213,11 @@ def compare(before: Any, after: Any, before_name: str = "before",
     old, new = rates_of(before, before_name), rates_of(after, after_name)
     old_corners, new_corners = corner_ids(before), corner_ids(after)
     if strict and set(old_corners) != set(new_corners):
-        gone = sorted(set(old_corners) - set(new_corners))
-        added = sorted(set(new_corners) - set(old_corners))
+        gone = set(old_corners) - set(new_corners)
+        added = set(new_corners) - set(old_corners)
         detail = "; ".join(part for part in (
-            f"only {before_name} has {', '.join(gone)}" if gone else "",
-            f"only {after_name} has {', '.join(added)}" if added else "") if part)
+            f"only {before_name} has {_listed(gone)}" if gone else "",
+            f"only {after_name} has {_listed(added)}" if added else "") if part)
         raise ReportError(f"{before_name} and {after_name} are reports of tracks with different "
                           f"corners ({detail}): nothing to compare")
     return [Change(old[key], rate) for key, rate in new.items()
