@@ -282,12 +282,18 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 def cmd_render(args: argparse.Namespace) -> int:
     out = Path(args.output)
-    if out.suffix.lower() not in (".png", ".svg"):
-        raise UsageError(f"{out}: the picture must end in .png or .svg")
+    suffix = out.suffix.lower()
+    if suffix not in (".png", ".svg", ".pdf"):
+        raise UsageError(f"{out}: the picture must end in .png, .svg or .pdf")
+    printing = {"paper": args.paper, "space_mm": args.space_mm, "with_picture": args.with_picture}
+    if suffix != ".pdf" and (args.paper or args.space_mm is not None or args.with_picture):
+        raise UsageError("--paper, --space-mm and --with-picture are for printing: name a .pdf")
     try:
-        # Imported here: rendering needs Pillow and the other commands must not pay for it.
-        render = importlib.import_module("trackformat.interop.render")
-        render_to_file = render.render_to_file
+        # Imported here: rendering needs Pillow (and printing fpdf2), which the other commands
+        # must not pay for.
+        module = "trackformat.interop." + ("render_pdf" if suffix == ".pdf" else "render")
+        render = importlib.import_module(module)
+        render_to_file = render.print_to_file if suffix == ".pdf" else render.render_to_file
     except (ImportError, AttributeError) as err:
         error(f"rendering is not available in this installation ({err})")
         return EXIT_UNUSABLE
@@ -301,18 +307,32 @@ def cmd_render(args: argparse.Namespace) -> int:
     if args.heatmap is not None:
         options["heatmap"] = Path(args.heatmap)
         options["heat"] = args.heat
+    if suffix == ".pdf":
+        options |= {key: value for key, value in printing.items() if value is not None}
     try:
-        notes = render_to_file(track, out, **options) or []
+        done = render_to_file(track, out, **options) or []
     except TrackFileError as err:
         error(err.render())
         return EXIT_UNUSABLE
     except (OSError, ValueError, MemoryError) as err:
         error(f"{out}: cannot render: {err or type(err).__name__}")
         return EXIT_UNUSABLE
-    for note in notes:
+    summary = getattr(done, "summary", "")  # a print says its size and pages
+    for note in getattr(done, "notes", done):
         error(f"{out}: note: {note}")
-    emit(f"wrote {out}")
+    emit(f"wrote {out}" + (f": {summary}" if summary else ""))
     return EXIT_OK
+
+
+def _millimetres(text: str) -> float:
+    """A ``--space-mm`` value: a finite number of millimetres."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of millimetres") from None
+    if not 1.0 <= value <= 200.0:
+        raise argparse.ArgumentTypeError(f"{text} mm is not a printable space (1 to 200 mm)")
+    return value
 
 
 # -- parser and entry point ---------------------------------------------------------------------
@@ -357,9 +377,18 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     schema.set_defaults(run=cmd_schema, file_roles=FileRoles(inputs=(), outputs=("output",)))
 
-    render = command("render", "draw a track to a PNG or SVG picture")
+    render = command("render", "draw a track to a PNG or SVG picture, or print it to a PDF")
     render.add_argument("track", metavar="TRACK", help="track file")
-    render.add_argument("-o", "--output", required=True, metavar="OUT", help="OUT.png or OUT.svg")
+    render.add_argument("-o", "--output", required=True, metavar="OUT",
+                        help="OUT.png, OUT.svg, or OUT.pdf to print the board at table scale")
+    render.add_argument("--paper", choices=("A4", "A3", "letter", "poster"),
+                        help="PDF: pages to tile the board over, or one poster page of the "
+                             "board's size (default: A4)")
+    render.add_argument("--space-mm", type=_millimetres, metavar="MM",
+                        help="PDF: printed size of a space (default: the published boards', "
+                             "which prints Monaco 100 cm wide)")
+    render.add_argument("--with-picture", action="store_true",
+                        help="PDF: print the board picture underneath")
     render.add_argument(
         "--heatmap", metavar="REPORT",
         help="colour spaces from a test-drive report (or a JSON object of space ids and numbers)",
