@@ -9,6 +9,7 @@ object changed. Keeping them free of Qt lets the tests check each edit without a
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
@@ -92,9 +93,7 @@ def add_spaces(track: Track, spaces: Iterable[Space], links: Iterable[Link] = ()
     clash = [s.id for s in new if s.id in taken]
     if clash:
         raise EditError(f"space ids already used: {', '.join(clash[:5])}")
-    return track.model_copy(
-        update={"spaces": [*track.spaces, *new], "links": [*track.links, *links]}
-    )
+    return add_links(track.model_copy(update={"spaces": [*track.spaces, *new]}), links)
 
 
 def _without(ids: Iterable[str], gone: set[str]) -> list[str]:
@@ -158,22 +157,111 @@ def delete_elements(track: Track, ids: Collection[str]) -> Track:
     )
 
 
+Pair = tuple[str, str]
+"""A move as (from, to)."""
+
+
+def link_listings(track: Track) -> Counter[Pair]:
+    """How many times each move is listed: in /links, and as a pit entry or exit.
+
+    A move exists or not, so more than one listing is a slip (the validator's REF005): a
+    second copy adds nothing, and deleting one later leaves the move in place."""
+    listed = Counter((k.from_, k.to) for k in track.links)
+    if track.pit_lane is not None:
+        listed.update((k.from_, k.to) for k in [*track.pit_lane.entry, *track.pit_lane.exit])
+    return listed
+
+
 def has_link(track: Track, source: str, target: str) -> bool:
-    return any(k.from_ == source and k.to == target for k in track.links)
+    """Whether the move ``source -> target`` is listed, in /links or as a pit entry or exit."""
+    return link_listings(track)[(source, target)] > 0
+
+
+def add_links(track: Track, links: Iterable[Link]) -> Track:
+    """``track`` with ``links`` appended to /links, leaving out every move it already lists (in
+    /links or as a pit entry or exit) and every repeat among ``links`` themselves."""
+    listed = set(link_listings(track))
+    new = []
+    for link in links:
+        pair = (link.from_, link.to)
+        if pair not in listed:
+            listed.add(pair)
+            new.append(link)
+    if not new:
+        return track
+    return track.model_copy(update={"links": [*track.links, *new]})
+
+
+def _drop_copies(links: Sequence[Link], extra: Counter[Pair]) -> list[Link]:
+    """``links`` without ``extra[pair]`` copies of each pair, the last ones listed first (the
+    copies an edit appended), counting down ``extra`` as it goes."""
+    kept: list[Link] = []
+    for link in reversed(links):
+        pair = (link.from_, link.to)
+        if extra[pair] > 0:
+            extra[pair] -= 1
+        else:
+            kept.append(link)
+    kept.reverse()
+    return kept
+
+
+def without_new_copies(before: Track, after: Track) -> Track:
+    """``after`` without the second listings of a move that the change from ``before`` added.
+
+    The guard of every edit that adds links (the Pit lane tool's clicks over spaces already
+    linked, a pit entry drawn first with the Arrow tool): a move is listed once. A copy in
+    /links goes before one in the pit entry or exit, where REF005 wants a pit move listed. A
+    track that already listed a move twice (a file written before this guard) keeps its copies:
+    the Arrow tool takes them out one at a time."""
+    if after.links is before.links and after.pit_lane is before.pit_lane:
+        return after
+    allowed = link_listings(before)
+    extra = Counter(
+        {
+            pair: count - max(allowed[pair], 1)
+            for pair, count in link_listings(after).items()
+            if count > max(allowed[pair], 1)
+        }
+    )
+    if not extra:
+        return after
+    update: dict[str, Any] = {"links": _drop_copies(after.links, extra)}
+    pit = after.pit_lane
+    if pit is not None and +extra:
+        update["pit_lane"] = pit.model_copy(
+            update={"entry": _drop_copies(pit.entry, extra), "exit": _drop_copies(pit.exit, extra)}
+        )
+    return after.model_copy(update=update)
 
 
 def toggle_link(track: Track, source: str, target: str) -> Track:
-    """Add the move ``source -> target``, or remove it if the track has it (the arrow tool)."""
+    """Add the move ``source -> target``, or take one listing of it out if the track has it
+    (the Arrow tool).
+
+    One listing, so that a move listed twice (REF005) is cleaned by one click and stays on the
+    board, listed once; a click more removes it. A pit entry or exit is listed in the pit lane,
+    and taken out of it."""
     if source == target:
         raise EditError("a link joins two different spaces")
     ids = {s.id for s in track.spaces}
     if source not in ids or target not in ids:
         raise EditError("both ends of a link must be spaces of the track")
-    if has_link(track, source, target):
-        links = [k for k in track.links if not (k.from_ == source and k.to == target)]
-    else:
-        links = [*track.links, Link(**{"from": source, "to": target})]
-    return track.model_copy(update={"links": links})
+    if not has_link(track, source, target):
+        return track.model_copy(
+            update={"links": [*track.links, Link(**{"from": source, "to": target})]}
+        )
+    one = Counter({(source, target): 1})
+    links = _drop_copies(track.links, one)
+    if len(links) < len(track.links) or track.pit_lane is None:
+        return track.model_copy(update={"links": links})
+    pit = track.pit_lane.model_copy(
+        update={
+            "entry": _drop_copies(track.pit_lane.entry, one),
+            "exit": _drop_copies(track.pit_lane.exit, one),
+        }
+    )
+    return track.model_copy(update={"pit_lane": pit})
 
 
 def put_corner(track: Track, corner: Corner) -> Track:
@@ -228,9 +316,9 @@ def remove_from_lane(track: Track, space_id: str) -> Track:
     for source in before:
         for target in after:
             gap = abs(order.get(lanes.get(source) or "", 0) - order.get(lanes.get(target) or "", 0))
-            if source != target and gap <= 1 and not has_link(result, source, target):
+            if source != target and gap <= 1:
                 extra.append(Link(**{"from": source, "to": target}))
-    return result.model_copy(update={"links": [*result.links, *extra]})
+    return add_links(result, extra)
 
 
 def split_space(track: Track, space_id: str) -> tuple[Track, str]:

@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
 from editor import board_aids, clipboard, file_commands, help_menu, session
+from editor.tools import pit_tool
 from editor.tools.registry import tool_classes
 
 if TYPE_CHECKING:
@@ -113,6 +114,19 @@ def build(window: MainWindow) -> None:
         window, track, "Check now", lambda: window.validation.run_now(window.document.track), "F5"
     )
     _action(window, track, "Test drive", window.testdrive_dock.raise_, "F6")
+    track.addSeparator()
+    # The Pit lane tool's B and Alt-click act on the space under the pointer; this acts on the
+    # selection with any tool, and on desktops whose window manager keeps Alt-click.
+    _action(
+        window,
+        track,
+        pit_tool.MENU_ENTRY,
+        lambda: pit_tool.toggle_selected_places_to_stop(window.document, window.show_status),
+        pit_tool.MENU_KEYS,
+    ).setStatusTip(
+        "Make the selected spaces team boxes (beside the pit lane) or garages (in it), or take "
+        "them back"
+    )
 
     helps = bar.addMenu("&Help")
     _action(window, helps, "Keyboard shortcuts", lambda: help_menu.show_shortcuts(window), "F1")

@@ -17,12 +17,14 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QSpinBox,
     QWidget,
 )
 
 from editor import edits, layout
 from editor.document import TrackDocument
+from editor.scene.labels import spaces_by_lane
 from trackformat.analysis import measure_corner
 from trackformat.graph import build_graphs
 from trackformat.model import Corner, SpaceKind, Track
@@ -225,7 +227,28 @@ class Inspector(QWidget):
         self.form.addRow("Heading", editor)
         self.fields["heading"] = editor
         if len(chosen) == 1:
+            self._corner_of_space(track, chosen[0].id)
             self._place_to_stop(track, chosen[0].id, chosen[0].kind)
+
+    def _corner_of_space(self, track: Track, space_id: str) -> None:
+        """For a space inside a corner, a button that selects the corner: one more way to reach
+        a corner whose limits are hard to hit on the board."""
+        corner = next((c for c in track.corners if space_id in c.spaces), None)
+        if corner is None:
+            return
+        button = QPushButton(f"Select {corner.name or corner.id}", self)
+        button.setToolTip(
+            "Select the corner this space is in (on the board: double-click inside its limits, "
+            "or click its label)"
+        )
+        # After the click is handled: the new selection rebuilds the form, this button with it.
+        button.clicked.connect(
+            lambda _on=False: QTimer.singleShot(
+                0, self, lambda: self.document.set_selection({corner.id})
+            )
+        )
+        self.form.addRow("Corner", button)
+        self.fields["corner"] = button
 
     def _place_to_stop(self, track: Track, space_id: str, kind: SpaceKind) -> None:
         """A box or garage check box for a pit-lane space, a box, or a space of a box's or pit's
@@ -246,7 +269,10 @@ class Inspector(QWidget):
         change = layout.toggle_garage if in_lane else layout.toggle_box
 
         def edit() -> None:
-            self.document.edit("Garage" if in_lane else "Team box", lambda t: change(t, space_id))
+            self.document.edit(
+                "Garage" if in_lane else "Team box",
+                lambda t: edits.without_new_copies(t, change(t, space_id)),
+            )
 
         def toggled(_on: bool) -> None:
             # After the click is handled: the edit rebuilds the form, this box with it.
@@ -292,6 +318,9 @@ class Inspector(QWidget):
             none_text="not printed",
         )
         if len(corners) == 1:
+            lanes = QLabel(spaces_by_lane(track, corners[0].spaces) or "none")
+            self.form.addRow("Spaces", lanes)
+            self.fields["spaces_by_lane"] = lanes
             measure = measure_corner(build_graphs(track), corners[0])
             computed = QLabel(f"long {measure.long or '-'}, short {measure.short or '-'}")
             self.form.addRow("Computed", computed)

@@ -17,12 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QPolygonF
+from PySide6.QtGui import QPainterPathStroker, QPen, QPolygonF, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsPixmapItem, QGraphicsScene
 
 from editor.scene import style
 from editor.scene.drawings import (
     Arrow,
+    CornerDrawing,
     TileKey,
     arrow_tiles,
     car_labels,
@@ -62,7 +63,8 @@ class BoardScene(QGraphicsScene):
         """Each corner's outline item, with the corner and its spaces it was drawn from."""
         self.heat: dict[str, float] = {}
         self.corner_paths: dict[str, tuple[int | None, int | None]] = {}
-        self._corner_labels: dict[str, tuple[float, float]] = {}
+        self._corner_labels: dict[str, CornerDrawing] = {}
+        """Where each corner's label goes (from its outline)."""
         self.selection: set[str] = set()
         """Ids the document has selected; rebuilt items are selected from it."""
         self.snapper = Snapper(self)
@@ -165,12 +167,11 @@ class BoardScene(QGraphicsScene):
             drawn = corner_outline(members)
             if drawn is None:
                 continue
-            path, label_at = drawn
-            corner_item = CornerItem(corner.id, path)
+            corner_item = CornerItem(corner.id, drawn.outline)
             corner_item.selected = corner.id in self.selection
             self._add(corner_item, Layer.CORNERS)
             self._corner_items[corner_id] = (corner, members, corner_item)
-            self._corner_labels[corner.id] = label_at
+            self._corner_labels[corner.id] = drawn
         self._rebuild_corner_labels(track)
 
     def show_corner_paths(self, paths: Mapping[str, tuple[int | None, int | None]]) -> None:
@@ -187,7 +188,9 @@ class BoardScene(QGraphicsScene):
             if corner.id not in self._corner_labels:
                 continue
             label = corner_label(corner, self.corner_paths.get(corner.id))
-            label.setPos(*self._corner_labels[corner.id])
+            drawn = self._corner_labels[corner.id]
+            label.setPos(*drawn.label_at)
+            label.stand_off(drawn.outward)
             self._add(label, Layer.CORNERS)
 
     def _rebuild_grid(self, track: Track) -> None:
@@ -334,24 +337,61 @@ class BoardScene(QGraphicsScene):
             return None
         if isinstance(item, SpaceItem) and Layer.SPACES in self.locked:
             return None
-        if isinstance(item, CornerItem) and Layer.CORNERS in self.locked:
+        if isinstance(item, (CornerItem, LabelItem)) and Layer.CORNERS in self.locked:
             return None
         return str(element)
 
-    def element_at(self, point: QPointF) -> str | None:
-        """Id of the topmost pickable element under a scene point."""
-        for item in self.items(point):
-            element = self._pickable(item)
-            if element is not None:
+    def element_at(
+        self, point: QPointF, view: QTransform | None = None, reach: float = 0.0
+    ) -> str | None:
+        """Id of the element a click at a scene point picks: a corner whose label is under it,
+        else a corner whose limit line is within ``reach`` board pixels of it, else the topmost
+        pickable element under it (a space, or a limit line hit exactly).
+
+        ``view`` is the view's transform: corner labels keep their size on screen, so without it
+        they are looked for at their size in board pixels. The label and the band along the
+        limit line select the corner while a click inside its limits still selects a space,
+        which is edited far more often."""
+        under = [
+            (item, element)
+            for item in self.items(
+                point,
+                Qt.ItemSelectionMode.IntersectsItemShape,
+                Qt.SortOrder.DescendingOrder,
+                view or QTransform(),
+            )
+            if (element := self._pickable(item)) is not None
+        ]
+        for item, element in under:
+            if isinstance(item, LabelItem):
                 return element
+        corner = self.corner_near(point, reach) if reach > 0 else None
+        if corner is not None:
+            return corner
+        return under[0][1] if under else None
+
+    def corner_near(self, point: QPointF, reach: float) -> str | None:
+        """The pickable corner whose limit line passes within ``reach`` board pixels of
+        ``point`` (the first found, where the lines of two corners meet)."""
+        pen = QPen()
+        pen.setWidthF(2 * reach)
+        band = QPainterPathStroker(pen)
+        for item in self.layer_items[Layer.CORNERS]:
+            if (
+                isinstance(item, CornerItem)
+                and self._pickable(item) is not None
+                and band.createStroke(item.path()).contains(point)
+            ):
+                return str(item.data(ELEMENT_ID))
         return None
 
     def elements_in(self, area: QPolygonF) -> set[str]:
-        """Ids of the pickable elements a rubber band touches."""
+        """Ids of the pickable elements a rubber band touches (corners by their limit lines:
+        a band dragged over spaces next to a corner's label means those spaces)."""
         found = set()
         for item in self.items(area, Qt.ItemSelectionMode.IntersectsItemShape):
             element = self._pickable(item)
-            if element is not None:
+            if element is not None and not isinstance(item, LabelItem):
                 found.add(element)
         return found
 

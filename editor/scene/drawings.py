@@ -7,16 +7,19 @@ keep. Kept apart so that the scene holds only the bookkeeping of an incremental 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem
-from shapely.geometry import Polygon
+from shapely.geometry import LineString, Polygon
+from shapely.geometry.base import BaseGeometry
 from shapely.ops import unary_union
 
 from editor.scene import style
-from editor.scene.items import LabelItem, ProblemMarker, arrow_path
+from editor.scene.items import ELEMENT_ID, LabelItem, ProblemMarker, arrow_path
 from editor.scene.labels import printed_and_computed
 from trackformat.lint import Report, Severity
 from trackformat.model import Corner, Space, Track
@@ -65,11 +68,20 @@ def tile_item(key: TileKey, arrows: list[Arrow], size: float) -> QGraphicsPathIt
     return item
 
 
-def corner_outline(
-    members: Sequence[Space | None],
-) -> tuple[QPainterPath, tuple[float, float]] | None:
-    """The outline around a corner's spaces and the point its label goes at; None when none of
-    its spaces exists."""
+class CornerDrawing(NamedTuple):
+    """A corner's limits, and where its label goes: beside the limits on the outside of the
+    bend, as boards print a corner's stops, so that the label hides none of its spaces."""
+
+    outline: QPainterPath
+    label_at: tuple[float, float]
+    """The point of the limits the label stands against."""
+    outward: tuple[float, float]
+    """The unit direction, from that point, the label stands off in."""
+
+
+def corner_outline(members: Sequence[Space | None]) -> CornerDrawing | None:
+    """The outline around a corner's spaces and where its label goes; None when none of its
+    spaces exists."""
     shapes = [Polygon(s.polygon) for s in members if s is not None]
     shapes = [p if p.is_valid else p.buffer(0) for p in shapes]
     if not shapes:
@@ -81,8 +93,42 @@ def corner_outline(
         path.moveTo(QPointF(*ring[0]))
         for x, y in ring[1:]:
             path.lineTo(QPointF(x, y))
+    outward = _outside_of_bend(outline, [s for s in members if s is not None])
+    return CornerDrawing(path, _edge_towards(outline, outward), outward)
+
+
+def _outside_of_bend(outline: BaseGeometry, members: Sequence[Space]) -> tuple[float, float]:
+    """The unit direction from a corner's middle to the outside of its bend.
+
+    The hull of a bend fills its inside, so the hull's centre lies inwards of the corner's own;
+    a straight stretch has no inside, and its label goes on the left of the way cars drive."""
+    centre, hull = outline.centroid, outline.convex_hull.centroid
+    dx, dy = centre.x - hull.x, centre.y - hull.y
+    size = math.sqrt(max(outline.area, 1.0))
+    if math.hypot(dx, dy) < size * 0.01 and members:
+        angle = math.atan2(
+            sum(math.sin(math.radians(s.heading)) for s in members),
+            sum(math.cos(math.radians(s.heading)) for s in members),
+        )
+        dx, dy = math.sin(angle), -math.cos(angle)
+    length = math.hypot(dx, dy)
+    return (dx / length, dy / length) if length > 1e-9 else (0.0, -1.0)
+
+
+def _edge_towards(outline: BaseGeometry, direction: tuple[float, float]) -> tuple[float, float]:
+    """Where a ray from the middle of ``outline`` in ``direction`` leaves it for the last time."""
     centre = outline.centroid
-    return path, (centre.x, centre.y)
+    reach = math.sqrt(outline.envelope.area) * 4 + 10
+    ray = LineString(
+        [(centre.x, centre.y), (centre.x + direction[0] * reach, centre.y + direction[1] * reach)]
+    )
+    crossing = ray.intersection(outline.boundary)
+    points = [
+        (x, y) for part in getattr(crossing, "geoms", [crossing]) for x, y in part.coords
+    ]
+    if not points:
+        return (centre.x, centre.y)
+    return max(points, key=lambda p: math.dist(p, (centre.x, centre.y)))
 
 
 def corner_label(corner: Corner, computed: tuple[int | None, int | None] | None) -> LabelItem:
@@ -95,7 +141,12 @@ def corner_label(corner: Corner, computed: tuple[int | None, int | None] | None)
         corner.printed_short, computed[1] if computed else corner.printed_short
     )
     stops = f"{corner.stops} stop{'s' if corner.stops != 1 else ''}"
-    return LabelItem(f"{stops}  {long}/{short}", style.STOPS_BOX, QColor(0, 0, 0))
+    label = LabelItem(f"{stops}  {long}/{short}", style.STOPS_BOX, QColor(0, 0, 0))
+    # The label stands for its corner: a click on it selects the corner (Select tool), a far
+    # bigger target than the limit line, and one that is not a space.
+    label.setData(ELEMENT_ID, corner.id)
+    label.setToolTip(f"{corner.name or corner.id}: click to select the corner")
+    return label
 
 
 def problem_markers(report: Report) -> list[ProblemMarker]:

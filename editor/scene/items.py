@@ -13,6 +13,7 @@ from PySide6.QtGui import (
     QFontMetricsF,
     QPainter,
     QPainterPath,
+    QPainterPathStroker,
     QPen,
     QPolygonF,
 )
@@ -116,11 +117,11 @@ class CornerItem(QGraphicsPathItem):
             painter.drawPath(self.path())
 
     def shape(self) -> QPainterPath:
-        # Clicks select the corner near its limits only, so spaces inside stay clickable.
+        # Only the limit line is the corner's, so the spaces inside stay clickable; the Select
+        # tool also takes a band a few screen pixels wide along it, and the corner's label
+        # (BoardScene.element_at).
         stroker_pen = QPen()
         stroker_pen.setWidthF(6.0)
-        from PySide6.QtGui import QPainterPathStroker
-
         stroker = QPainterPathStroker(stroker_pen)
         return stroker.createStroke(self.path())
 
@@ -143,6 +144,17 @@ class LabelItem(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:
         return self._rect
+
+    def stand_off(self, direction: tuple[float, float], gap: float = 3.0) -> None:
+        """Put the box beside its position instead of on it, on the side ``direction`` (a unit
+        vector) points to, ``gap`` screen pixels away: the whole box lies beyond the line through
+        the position square to ``direction``, so a corner's label stands outside its limits,
+        whatever the zoom, and hides none of its spaces."""
+        dx, dy = direction
+        half_w, half_h = self._rect.width() / 2, self._rect.height() / 2
+        reach = half_w * abs(dx) + half_h * abs(dy)
+        self.prepareGeometryChange()
+        self._rect.moveCenter(QPointF(dx * (reach + gap), dy * (reach + gap)))
 
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None

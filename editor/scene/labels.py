@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+
 from PySide6.QtGui import QColor
 from shapely.geometry import Polygon
 
@@ -26,3 +29,14 @@ def typical_size(track: Track) -> float:
     """The usual size of a space in pixels (for arrow heads and tiles)."""
     sizes = sorted(abs(Polygon(s.polygon).area) ** 0.5 for s in track.spaces[:200])
     return sizes[len(sizes) // 2] if sizes else 20.0
+
+
+def spaces_by_lane(track: Track, spaces: Iterable[str]) -> str:
+    """How many of ``spaces`` each lane has, in lane order: "lane 1: 4, lane 2: 4, lane 3: 3"
+    (a corner's stretches, which the designer checks against the printed board)."""
+    lane_of = {s.id: s.lane for s in track.spaces}
+    counts = Counter(lane_of.get(s) for s in spaces)
+    parts = [f"lane {lane.id}: {counts[lane.id]}" for lane in track.lanes if counts[lane.id]]
+    if counts[None]:
+        parts.append(f"{counts[None]} in no lane")
+    return ", ".join(parts)

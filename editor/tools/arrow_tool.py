@@ -6,18 +6,19 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 
 from editor import edits
-from editor.tools.base import Tool
+from editor.tools.base import Tool, ToolContext
 
 
 class ArrowTool(Tool):
     name = "Arrow"
     shortcut = "A"
     hint = (
-        "Click the space a move starts from, then the space it ends on, to add or remove that link"
+        "Click the space a move starts from, then the space it ends on, to add or remove that "
+        "link (a link listed twice loses its extra copy)"
     )
     cursor = Qt.CursorShape.CrossCursor
 
-    def __init__(self, context) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context: ToolContext) -> None:
         super().__init__(context)
         self.source: str | None = None
 
@@ -37,14 +38,27 @@ class ArrowTool(Tool):
         if space == source:
             self.context.status("A link joins two different spaces")
             return True
-        adding = not edits.has_link(self.document.track, source, space)
-        self.document.edit(
-            f"{'Add' if adding else 'Remove'} link {source} -> {space}",
-            lambda t: edits.toggle_link(t, source, space),
-        )
+        self.toggle(source, space)
         self.document.set_selection({space})
-        self.context.status(f"{'Added' if adding else 'Removed'} link {source} -> {space}")
         return True
+
+    def toggle(self, source: str, target: str) -> None:
+        """Add the move, or take one listing of it out: a move listed twice (REF005) keeps its
+        arrow and is listed once, where taking every copy out would lose the move."""
+        listed = edits.link_listings(self.document.track)[(source, target)]
+        link = f"link {source} -> {target}"
+        if listed == 0:
+            text, news = f"Add {link}", f"Added {link}"
+        elif listed == 1:
+            text, news = f"Remove {link}", f"Removed {link}"
+        else:
+            text = f"Remove a copy of {link}"
+            news = (
+                f"{link.capitalize()} was listed {listed} times: removed one copy, "
+                f"the move stays{' listed once' if listed == 2 else ''}"
+            )
+        if self.edit(text, lambda t: edits.toggle_link(t, source, target)):
+            self.context.status(news)
 
     def cancel(self) -> None:
         if self.source is not None:

@@ -14,7 +14,9 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QWidget
 
+from editor import edits
 from editor.document import TrackDocument
+from trackformat.model import Track
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -52,6 +54,17 @@ class Tool:
     @property
     def scene(self) -> BoardScene:
         return self.context.scene
+
+    def edit(
+        self, text: str, change: Callable[[Track], Track], merge_key: str | None = None
+    ) -> bool:
+        """Make ``change`` one undoable step named ``text`` (False: refused or no change).
+
+        A move the change would list a second time is left out (the Pit lane tool laying its
+        lane over spaces already linked, say): a move is listed once, never twice (REF005)."""
+        return self.document.edit(
+            text, lambda track: edits.without_new_copies(track, change(track)), merge_key
+        )
 
     def options(self) -> QWidget | None:
         """Settings shown in the tool options panel while the tool is active (None: none)."""

@@ -5,9 +5,11 @@ from __future__ import annotations
 from editor.tools.align_tool import AlignTool
 from editor.tools.arrow_tool import ArrowTool
 from editor.tools.base import Tool
+from editor.tools.corner_tool import CornerTool
 from editor.tools.lane_tool import LaneTool
-from editor.tools.layout_tools import CornerTool, FinishTool, GridTool, PitTool
+from editor.tools.layout_tools import FinishTool, GridTool
 from editor.tools.moves_tool import MovesTool
+from editor.tools.pit_tool import PitTool
 from editor.tools.select_tool import SelectTool
 from editor.tools.space_tool import SpaceTool
 

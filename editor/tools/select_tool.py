@@ -1,4 +1,10 @@
-"""The select tool: click, add to the selection, rubber band, drag to move, nudge, delete."""
+"""The select tool: click, add to the selection, rubber band, drag to move, nudge, delete.
+
+A click inside a corner's limits selects the space clicked, which is edited far more often than
+the corner; the corner is selected by a click on its label (the yellow box of its stops and
+numbers) or on the band along its red-and-white limit line, or by a double-click anywhere inside
+its limits. The status bar says so when a click selects a space of a corner.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,8 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 
 from editor import edits
-from editor.tools.base import Tool
+from editor.scene.labels import typical_size
+from editor.tools.base import Tool, ToolContext
 
 NUDGE = {
     Qt.Key.Key_Left: (-1, 0),
@@ -18,15 +25,24 @@ NUDGE = {
 }
 _drags = itertools.count(1)
 
+LIMIT_REACH = 6.0
+"""How near a corner's limit line, in screen pixels, a click selects the corner."""
+LIMIT_SHARE = 0.25
+"""... but never further from it than this share of a space, so that the spaces along the limit
+of a corner seen from afar stay clickable (the label is the target then)."""
+
 
 class SelectTool(Tool):
     name = "Select"
     shortcut = "S"
-    hint = "Click to select, Ctrl/Shift-click to add, drag to move; arrows nudge, Delete removes"
+    hint = (
+        "Click to select, Ctrl/Shift-click to add, drag to move; arrows nudge, Delete removes; "
+        "a corner: click its label or limit line, or double-click inside it"
+    )
     cursor = Qt.CursorShape.ArrowCursor
     rubber_band = True
 
-    def __init__(self, context) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, context: ToolContext) -> None:
         super().__init__(context)
         self._drag_from: QPointF | None = None
         self._drag_key = ""
@@ -35,7 +51,7 @@ class SelectTool(Tool):
     def press(self, event: QMouseEvent, pos: QPointF) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
             return False
-        element = self.scene.element_at(pos)
+        element = self.element_at(pos)
         if element is None:
             if not event.modifiers() & (
                 Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
@@ -51,10 +67,58 @@ class SelectTool(Tool):
             return True
         if element not in selection:
             self.document.set_selection({element})
+            self._say_what_is_selected(element)
         self._drag_from = pos
         self._drag_key = f"drag-{next(_drags)}"
         self._moved = False
         return True
+
+    def double_click(self, event: QMouseEvent, pos: QPointF) -> bool:
+        """A double-click inside a corner's limits selects the corner (its first click selected
+        the space under it)."""
+        if event.button() != Qt.MouseButton.LeftButton:
+            return False
+        space = self.scene.space_at(pos)
+        corner = self._corner_of(space) if space is not None else None
+        if corner is None:
+            return False
+        self._drag_from = None
+        self.document.set_selection({corner})
+        self._say_what_is_selected(corner)
+        return True
+
+    def element_at(self, pos: QPointF) -> str | None:
+        """The element a click at ``pos`` selects: a corner by its label or the band along its
+        limit line (a few screen pixels wide at any zoom), else what is under the pointer."""
+        views = self.scene.views()
+        transform = views[0].transform() if views else None
+        track = self.scene.track
+        space = typical_size(track) if track is not None else 20.0
+        reach = min(LIMIT_REACH / max(self._view_scale(), 1e-6), space * LIMIT_SHARE)
+        return self.scene.element_at(pos, transform, reach)
+
+    def _corner_of(self, space: str) -> str | None:
+        return next((c.id for c in self.document.track.corners if space in c.spaces), None)
+
+    def _say_what_is_selected(self, element: str) -> None:
+        """Tell how to select the corner when a click selected one of its spaces, and what was
+        selected when it was a corner."""
+        corner = next((c for c in self.document.track.corners if c.id == element), None)
+        if corner is not None:
+            self.context.status(
+                f"Corner {corner.name or corner.id} selected: its stops and numbers are in the "
+                "inspector; Delete removes the corner, not its spaces"
+            )
+            return
+        inside = self._corner_of(element)
+        if inside is not None:
+            name = next(c.name or c.id for c in self.document.track.corners if c.id == inside)
+            self.context.status(
+                f"{element} selected, a space of corner {name}: double-click it (or click the "
+                "corner's label or limit line) to select the corner"
+            )
+        else:
+            self.context.status(self.hint)
 
     def move(self, event: QMouseEvent, pos: QPointF) -> bool:
         if self._drag_from is None:
