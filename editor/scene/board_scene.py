@@ -34,7 +34,7 @@ from editor.scene.drawings import (
 )
 from editor.scene.items import ELEMENT_ID, CornerItem, LabelItem, SpaceItem
 from editor.scene.labels import heat_colour, typical_size
-from editor.scene.scan import read_scan, scan_transform
+from editor.scene.scan import pixmap_size, read_scan, scan_transform
 from editor.scene.snap import Snapper
 from editor.scene.style import Layer
 from trackformat.lint import Report
@@ -130,7 +130,7 @@ class BoardScene(QGraphicsScene):
                 self.space_items[space.id] = item
             elif item.space is not space:
                 item.show_space(space)
-            _mark(item, space.id in finish, space.id in garages)
+            item.mark(space.id in finish, space.id in garages)
         for space_id in [i for i in self.space_items if i not in seen]:
             self._remove(self.space_items.pop(space_id), Layer.SPACES)
 
@@ -206,7 +206,7 @@ class BoardScene(QGraphicsScene):
         finish = set(track.finish_line.spaces) if track.finish_line else set()
         garages = set(track.pit_lane.garages) if track.pit_lane else set()
         for space_id, item in self.space_items.items():
-            _mark(item, space_id in finish, space_id in garages)
+            item.mark(space_id in finish, space_id in garages)
 
     def clear_all(self) -> None:
         """Forget the shown track (before showing another one)."""
@@ -279,10 +279,7 @@ class BoardScene(QGraphicsScene):
 
     def scan_size(self) -> tuple[int, int] | None:
         """The shown board picture's size in its own pixels, if one is shown."""
-        if self.scan_item is None:
-            return None
-        size = self.scan_item.pixmap().size()
-        return (size.width(), size.height())
+        return None if self.scan_item is None else pixmap_size(self.scan_item)
 
     def set_scan_opacity(self, opacity: float) -> None:
         self.scan_opacity = opacity
@@ -400,11 +397,3 @@ class BoardScene(QGraphicsScene):
             if isinstance(item, SpaceItem) and self._pickable(item) is not None:
                 return item.space.id
         return None
-
-
-def _mark(item: SpaceItem, finish: bool, garage: bool) -> None:
-    """Show whether the space is on the finish line and whether it is a garage, restyling it
-    only when that changed (a restyle per space on every edit would cost a large board)."""
-    if item.finish != finish or item.garage != garage:
-        item.finish, item.garage = finish, garage
-        item.restyle()

@@ -58,6 +58,13 @@ class SpaceItem(QGraphicsPolygonItem):
         self.setToolTip(f"{space.id}  ({space.kind.value}{lane})")
         self.restyle()
 
+    def mark(self, finish: bool, garage: bool) -> None:
+        """Show whether the space is on the finish line and whether it is a garage, restyling
+        only when that changed (a restyle per space on every edit would cost a large board)."""
+        if self.finish != finish or self.garage != garage:
+            self.finish, self.garage = finish, garage
+            self.restyle()
+
     def restyle(self) -> None:
         """Pick the fill from the space's state: selected, heat, finish line, garage, kind."""
         if self.selected:

@@ -35,3 +35,9 @@ def read_scan(path: Path, placement: Placement | None, opacity: float) -> QGraph
     item.setOpacity(opacity)
     item.setTransform(scan_transform(placement))
     return item
+
+
+def pixmap_size(item: QGraphicsPixmapItem) -> tuple[int, int]:
+    """The size of the picture an item shows, in the picture's own pixels."""
+    size = item.pixmap().size()
+    return (size.width(), size.height())
