@@ -1,10 +1,17 @@
-"""The lane tool: click along the middle of a stretch of road, see its lanes, Enter adds them."""
+"""The lane tool: click along the middle of a stretch of road, see its lanes, Enter adds them.
+
+A stretch started at the end of the lanes laid continues them; one whose last click lands on the
+start of the lanes closes the lap onto them. With *Pit lane* ticked the stretch is the pit lane.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainterPath
+from PySide6.QtGui import QBrush, QColor, QKeyEvent, QMouseEvent, QPainterPath
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDoubleSpinBox,
     QFormLayout,
     QGraphicsPathItem,
@@ -19,9 +26,13 @@ from editor.edits import EditError
 from editor.scene import style
 from editor.tools.base import Tool, ToolContext
 from trackformat.builder.stretch import Stretch
+from trackformat.model import Space
 
 NO_COUNT = "click along the road to see them"
 """What the live count says before there is a stretch to count."""
+
+FOLD_FILL = QColor(220, 0, 0, 110)
+"""The previewed spaces that fold over themselves, which Enter refuses to add."""
 
 
 class LaneTool(Tool):
@@ -29,7 +40,8 @@ class LaneTool(Tool):
     shortcut = "N"
     hint = (
         "Click along the middle of the road in the driving direction; the lanes follow the "
-        "mouse; Enter or double-click adds them, Backspace drops the last point, Esc cancels"
+        "mouse; end on the start of the lanes to close the lap; Enter or double-click adds "
+        "them, Backspace drops the last point, Esc cancels"
     )
     cursor = Qt.CursorShape.CrossCursor
 
@@ -38,13 +50,17 @@ class LaneTool(Tool):
         self.points: list[tuple[float, float]] = []
         self.settings = lanes.LaneSettings()
         self.preview_item: QGraphicsPathItem | None = None
+        self.fold_item: QGraphicsPathItem | None = None
+        self._said = ""
+        """What the preview last said in the status bar (a warning, or the lap it closes)."""
         self._options: QWidget | None = None
 
     # Options ---------------------------------------------------------------------------------
 
     def options(self) -> QWidget:
-        """Lanes, lane width, space length or spaces per lane, and stagger, shown while the tool
-        is active, with the count of spaces the stretch under the mouse gets."""
+        """Lanes, lane width, space length or spaces per lane, stagger and whether the stretch is
+        the pit lane, shown while the tool is active, with the count of spaces the stretch under
+        the mouse gets."""
         if self._options is None:
             widget = QWidget()
             form = QFormLayout(widget)
@@ -69,11 +85,18 @@ class LaneTool(Tool):
             self.counts_edit.setToolTip(
                 "One number for every lane, or one per lane from the left: 14,13,12"
             )
-            self.stagger_edit = QLineEdit("", widget)
+            self.stagger_edit = QLineEdit(
+                ", ".join(f"{share:g}" for share in self.settings.stagger), widget)
             self.stagger_edit.setPlaceholderText("none")
             self.stagger_edit.setToolTip(
-                "How far each lane's spaces lie ahead, as a share of a space: 0.5 staggers every "
-                "other lane by half a space, as printed boards do; or one per lane: 0,0.5,0"
+                "How far each lane's spaces lie ahead, as a share of a space: 0.5 (the default) "
+                "staggers every other lane by half a space, as printed boards do; or one per "
+                "lane: 0,0.5,0; empty for none"
+            )
+            self.pit_box = QCheckBox("one lane of pit spaces (pit-000, ...)", widget)
+            self.pit_box.setToolTip(
+                "Lay the pit lane: its spaces are pit spaces with ids of their own, added to the "
+                "end of the pit lane; start each next stretch at its end"
             )
             self.count_label = QLabel(NO_COUNT, widget)
             self.count_label.setWordWrap(True)
@@ -82,6 +105,7 @@ class LaneTool(Tool):
             form.addRow("Space length", self.length_box)
             form.addRow("Spaces per lane", self.counts_edit)
             form.addRow("Stagger", self.stagger_edit)
+            form.addRow("Pit lane", self.pit_box)
             form.addRow("Spaces", self.count_label)
             for signal in (
                 self.lanes_box.valueChanged,
@@ -89,6 +113,7 @@ class LaneTool(Tool):
                 self.length_box.valueChanged,
                 self.counts_edit.textChanged,
                 self.stagger_edit.textChanged,
+                self.pit_box.toggled,
             ):
                 signal.connect(self._settings_changed)
             self._options = widget
@@ -96,7 +121,10 @@ class LaneTool(Tool):
 
     def _settings_changed(self) -> None:
         by_length = self.length_box.value() > 0
+        pit = self.pit_box.isChecked()
         self.counts_edit.setEnabled(not by_length)
+        self.lanes_box.setEnabled(not pit)
+        self.stagger_edit.setEnabled(not pit)
         try:
             self.settings = lanes.LaneSettings(
                 lanes=self.lanes_box.value(),
@@ -105,6 +133,7 @@ class LaneTool(Tool):
                         else lanes.parse_counts(self.counts_edit.text())),
                 space_length=self.length_box.value(),
                 stagger=lanes.parse_stagger(self.stagger_edit.text()),
+                pit=pit,
             )
         except EditError as err:
             self.context.status(str(err))
@@ -154,57 +183,83 @@ class LaneTool(Tool):
             self.context.status("click at least two points along the middle of the road")
             return False
         before = {s.id for s in self.document.track.spaces}
+        what = "the pit lane" if settings.pit else f"{settings.lanes} lanes"
         done = self.document.edit(
-            f"Add {settings.lanes} lanes", lambda t: lanes.add_stretch(t, points, settings)
+            f"Add {what}", lambda t: lanes.add_stretch(t, points, settings)
         )
         if done:
-            added = [s.id for s in self.document.track.spaces if s.id not in before]
+            track = self.document.track
+            added = [s.id for s in track.spaces if s.id not in before]
             self.document.set_selection(added)
-            self.context.status(
-                f"Added {len(added)} spaces; carry on from their end for the next stretch"
-            )
+            if settings.pit:
+                after = ("lead into it and out of it with the Pit lane tool (P): Shift-click "
+                         "the track space before it, Ctrl-click the one after")
+            elif not lanes.open_ends(track) and not lanes.open_starts(track):
+                after = "the lap is closed"
+            else:
+                after = ("carry on from their end for the next stretch, and end the last one on "
+                         "the start of the lanes to close the lap")
+            self.context.status(f"Added {len(added)} spaces; {after}")
             self.cancel()
         return done
 
     def cancel(self) -> None:
         self.points = []
+        self._said = ""
         self.scene.snapper.hide()
         self._show_count(None)
-        if self.preview_item is not None:
-            self.scene.removeItem(self.preview_item)
-            self.preview_item = None
+        for item in (self.preview_item, self.fold_item):
+            if item is not None:
+                self.scene.removeItem(item)
+        self.preview_item = self.fold_item = None
 
     # Preview ---------------------------------------------------------------------------------
 
     def _show_preview(self, cursor: tuple[float, float] | None) -> None:
+        """The stretch as Enter would add it, and in the status bar what it ends on or why
+        Enter would refuse it: lanes that fold over themselves are filled red."""
         points = list(self.points)
         if cursor is not None and (not points or points[-1] != cursor):
             points.append(cursor)
         path = QPainterPath()
-        stretch = None
+        laying = None
+        said = ""
         if len(points) >= 2:
             try:
-                stretch = lanes.preview(self.document.track, points, self.settings)
+                laying = lanes.lay(self.document.track, points, self.settings)
             except EditError as err:
-                self.context.status(str(err))
-            if stretch is not None:
-                for space in stretch.spaces:
-                    outline = [QPointF(x, y) for x, y in space.polygon]
-                    path.moveTo(outline[0])
-                    for corner in outline[1:]:
-                        path.lineTo(corner)
-                    path.closeSubpath()
+                said = str(err)
+            if laying is not None:
+                _outline(path, laying.stretch.spaces)
+                said = lanes.fold_message(laying.folds) if laying.folds else laying.closing()
+        if said:
+            self.context.status(said)
+        elif self._said:
+            self.context.status(self.hint)  # what was said of the last point holds no more
+        self._said = said
         if points:
             path.moveTo(QPointF(*points[0]))
             for x, y in points[1:]:
                 path.lineTo(QPointF(x, y))
-        self._show_count(stretch)
+        self._show_count(laying.stretch if laying is not None else None)
         if self.preview_item is None:
             self.preview_item = QGraphicsPathItem()
             self.preview_item.setPen(style.cosmetic_pen(style.CORNER_RED, 1.2))
             self.preview_item.setZValue(100)
             self.scene.addItem(self.preview_item)
         self.preview_item.setPath(path)
+        self._show_folds(laying.folds if laying is not None else ())
+
+    def _show_folds(self, folds: tuple[Space, ...]) -> None:
+        if self.fold_item is None:
+            self.fold_item = QGraphicsPathItem()
+            self.fold_item.setPen(style.cosmetic_pen(style.CORNER_RED, 2.0))
+            self.fold_item.setBrush(QBrush(FOLD_FILL))
+            self.fold_item.setZValue(101)
+            self.scene.addItem(self.fold_item)
+        path = QPainterPath()
+        _outline(path, folds)
+        self.fold_item.setPath(path)
 
     def _show_count(self, stretch: Stretch | None) -> None:
         """The live count: how many spaces each lane of the previewed stretch gets, how long."""
@@ -216,3 +271,13 @@ class LaneTool(Tool):
         counts = ", ".join(str(n) for n in stretch.counts)
         lengths = ", ".join(f"{length:.0f}" for length in stretch.space_lengths)
         self.count_label.setText(f"{counts} ({lengths} px each)")
+
+
+def _outline(path: QPainterPath, spaces: Iterable[Space]) -> None:
+    """Add the outlines of ``spaces`` to ``path``."""
+    for space in spaces:
+        outline = [QPointF(x, y) for x, y in space.polygon]
+        path.moveTo(outline[0])
+        for corner in outline[1:]:
+            path.lineTo(corner)
+        path.closeSubpath()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from shapely.geometry import Polygon
 
 
@@ -83,3 +83,68 @@ def test_a_second_stretch_joined_at_a_bend_does_not_overlap_the_first(window, qt
     for lane in "12":
         shared = outlines[f"{lane}-007"].intersection(outlines[f"{lane}-008"])
         assert shared.length == pytest.approx(width, rel=0.01)
+
+
+def _board_clicks(window, qtbot, points: list[tuple[float, float]]) -> None:  # type: ignore[no-untyped-def]
+    """Click at board points (as the board is shown now), then hover on the last."""
+    _click_along(window, qtbot, [window.view.mapFromScene(QPointF(*p)) for p in points],
+                 window.view.mapFromScene(QPointF(*points[-1])))
+
+
+HAIRPIN = [(300.0, 400.0), (900.0, 400.0), (940.0, 440.0), (900.0, 480.0), (300.0, 480.0)]
+"""A hairpin on a radius of 40 px: room for one lane, not three (board pixels)."""
+
+
+def test_a_bend_too_tight_for_the_lanes_is_shown_said_and_refused(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.view.fit()
+    window.choose_tool("Lanes")
+    tool = window.view.tool
+    _board_clicks(window, qtbot, HAIRPIN)
+    said = window.status_label.text()
+    assert said.startswith("lane 3 folds over itself on this bend (3-")
+    assert said.endswith("click a wider bend, or lay fewer lanes")
+    assert not tool.fold_item.path().isEmpty(), "the spaces that fold are filled red"
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    assert window.document.track.spaces == [] and window.document.undo_stack.count() == 0
+    assert window.status_label.text().startswith("lane 3 folds over itself")
+    # One lane fits the same bend: the warning goes, and Enter adds it.
+    tool.lanes_box.setValue(1)
+    assert tool.fold_item.path().isEmpty()
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    assert len(window.document.track.spaces) == 10
+
+
+def test_the_pit_lane_is_laid_as_pit_spaces_with_ids_of_their_own(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window.view.fit()
+    window.choose_tool("Lanes")
+    tool = window.view.tool
+    _board_clicks(window, qtbot, [(300.0, 400.0), (1100.0, 400.0)])
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    tool.pit_box.setChecked(True)
+    assert not tool.lanes_box.isEnabled() and not tool.stagger_edit.isEnabled()
+    tool.counts_edit.setText("8")
+    _board_clicks(window, qtbot, [(400.0, 520.0), (1000.0, 520.0)])
+    assert tool.count_label.text().startswith("8 (")
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    track = window.document.track
+    pit = [s for s in track.spaces if s.lane is None]
+    assert [s.id for s in pit] == [f"pit-{n:03d}" for n in range(8)]
+    assert track.pit_lane is not None and track.pit_lane.spaces == [s.id for s in pit]
+    assert sum(1 for s in track.spaces if s.lane == "1") == 10, "lane 1 is left as it was"
+    assert "Pit lane tool" in window.status_label.text()
+
+
+def test_a_first_straight_laid_with_the_defaults_is_staggered_as_boards_are(window, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from trackformat.lint import validate
+
+    window.view.fit()
+    window.choose_tool("Lanes")
+    tool = window.view.tool
+    assert tool.stagger_edit.text() == "0.5" and tool.settings.stagger == (0.5,)
+    _board_clicks(window, qtbot, [(300.0, 400.0), (1300.0, 400.0)])
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    report = validate(window.document.track, codes=["LAP006"])
+    assert len(window.document.track.spaces) == 30 and report.warnings == 0, report.to_text()

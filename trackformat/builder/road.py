@@ -285,6 +285,24 @@ class Road:
         self._lane_cache[key] = distances
         return distances
 
+    def folds(self, offset: float) -> list[float]:
+        """Positions (the middles of the pieces of road) where the line at ``offset`` runs
+        backwards: the road turns tighter there than ``offset``, so on the inside of that bend
+        the edge of the road folds over itself and the spaces cut across it cross."""
+        count = len(self.points)
+        shifted = [
+            (p[0] - offset * t[1], p[1] + offset * t[0])
+            for p, t in zip(self.points, self._tangents, strict=True)
+        ]
+        found = []
+        for i in range(len(self.positions) - 1):
+            j = (i + 1) % count
+            (ax, ay), (bx, by) = self.points[i], self.points[j]
+            (sx, sy), (ex, ey) = shifted[i], shifted[j]
+            if (ex - sx) * (bx - ax) + (ey - sy) * (by - ay) < 0:
+                found.append((self.positions[i] + self.positions[i + 1]) / 2)
+        return found
+
     def lane_distance(self, offset: float, position: float, *, squeeze: float = 1.0) -> float:
         """Distance travelled along the line at ``offset`` from position 0 to ``position``.
 

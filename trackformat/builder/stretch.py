@@ -19,6 +19,9 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
+from shapely import STRtree
+from shapely.geometry import Polygon
+
 from trackformat.builder.cutting import lane_offsets
 from trackformat.builder.errors import BuildError
 from trackformat.builder.lanes import Strip, even_cuts, shape_strips
@@ -30,6 +33,10 @@ from trackformat.model.track import Link, Space, SpaceKind
 EPSILON = 0.01
 """How far (px) behind a join's entry the smooth line is aimed from, so it leaves straight on."""
 
+FOLD_SHARE = 0.02
+"""Two spaces of a stretch that overlap by more than this share of the smaller one fold over
+each other (see :meth:`Stretch.folds`); less is rounding where they share an edge."""
+
 
 @dataclass(frozen=True)
 class Stretch:
@@ -39,6 +46,8 @@ class Stretch:
     links: tuple[Link, ...]
     space_lengths: tuple[float, ...] = ()
     """Each lane's length of a space along its own line, in px (what the designer reads back)."""
+    folded: frozenset[str] = frozenset()
+    """Ids of the spaces where an edge of their lane runs backwards (see :meth:`folds`)."""
 
     @property
     def spaces(self) -> list[Space]:
@@ -49,6 +58,28 @@ class Stretch:
         """Spaces in each lane, from the left."""
         return [len(lane) for lane in self.lanes]
 
+    def folds(self) -> list[Space]:
+        """The spaces that cross themselves or lie over another space of the stretch.
+
+        Where the road turns tighter than its lanes can follow, the inside edge of the road runs
+        backwards and a space of the inside lane, cut square across the road at both ends, has
+        its two cuts cross: it folds over itself (or over its neighbour); and a hairpin narrower
+        than the road lays its way back over its way out. Such spaces cannot be printed; the
+        designer must widen the bend or lay fewer lanes. Spaces that only share an edge (up to
+        :data:`FOLD_SHARE` of the smaller one's area, for rounding) do not count.
+        """
+        outlines = [Polygon(space.polygon) for space in self.spaces]
+        folded = {k for k, (space, outline) in enumerate(zip(self.spaces, outlines, strict=True))
+                  if space.id in self.folded or not outline.is_valid}
+        tree = STRtree(outlines)
+        for i, j in zip(*tree.query(outlines, predicate="intersects"), strict=True):
+            if i >= j or i in folded or j in folded:
+                continue
+            a, b = outlines[i], outlines[j]
+            if a.intersection(b).area > FOLD_SHARE * min(a.area, b.area):
+                folded |= {int(i), int(j)}
+        return [space for k, space in enumerate(self.spaces) if k in folded]
+
 
 @dataclass(frozen=True)
 class StretchStart:
@@ -58,6 +89,24 @@ class StretchStart:
     ``direction`` the way they run there (a unit vector, square to the cut); ``lanes`` gives, for
     lanes of the stretch (by position from the left) that continue an earlier lane, how far
     ahead of ``point`` that lane's end cut lies (a staggered lane ends further on).
+    """
+
+    point: Point
+    direction: Point
+    lanes: Mapping[int, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StretchEnd:
+    """The start cut of lanes already laid that a stretch ends on: the stretch closes the lap.
+
+    ``point`` is the middle of the road on the rearmost of those lanes' start cuts (behind their
+    first spaces) and ``direction`` the way they run there; ``lanes`` gives, for lanes of the
+    stretch (by position from the left) that end on a lane's start, how far ahead of ``point``
+    that start lies (a staggered lane starts further on). The road arrives straight along
+    ``direction``, and each of those lanes ends exactly on its start cut: a whole number of
+    spaces is fitted in, each a little longer or shorter than asked, so the last space of the lap
+    meets the first edge to edge, staggered as the start is.
     """
 
     point: Point
@@ -77,6 +126,7 @@ def build_stretch(
     space_length: float | None = None,
     stagger: Sequence[float] = (),
     start: StretchStart | None = None,
+    end: StretchEnd | None = None,
 ) -> Stretch:
     """Lanes along an open centre line (board pixels, in the driving direction).
 
@@ -87,8 +137,10 @@ def build_stretch(
     staggered stretch is cut square across the road, the same number of spaces in every lane,
     so that the stagger holds round a bend (see :func:`_square_count`).
     ``start`` joins the stretch to earlier lanes (see :class:`StretchStart`); its first point
-    replaces the first clicked point. Space ids default to ``<lane>-s<number>``; ``names`` gives
-    them explicitly, lane by lane. Raises :class:`BuildError` saying what is wrong.
+    replaces the first clicked point. ``end`` closes the lap on the start of the lanes (see
+    :class:`StretchEnd`); its point replaces the last clicked point. Space ids default to
+    ``<lane>-s<number>``; ``names`` gives them explicitly, lane by lane. Raises
+    :class:`BuildError` saying what is wrong.
     """
     count = len(lane_ids)
     if not 1 <= count <= 4:
@@ -119,8 +171,10 @@ def build_stretch(
     lead = 0.0
     if start is not None:
         lead = max([*start.lanes.values(), 0.0]) + spacing / 4
-    road, finish = _road(points, start, lead, smoothing, count * spacing / 2 + spacing / 20,
-                         overhang=max(shares) * longest + spacing)
+    closing = dict(end.lanes) if end is not None else {}
+    road, finish = _road(points, (start, lead), (end, spacing / 2), smoothing,
+                         count * spacing / 2 + spacing / 20,
+                         overhang=max(max(shares) * longest, *closing.values(), 0.0) + spacing)
 
     square = _square_count(finish, space_length, wanted, shares)
     strips = []
@@ -132,7 +186,7 @@ def build_stretch(
             per_space = space_length if space_length else span / wanted[k]
         first = start.lanes[k] if start is not None and k in start.lanes else (
             shares[k] * per_space)
-        last = finish + shares[k] * per_space
+        last = finish + (closing[k] if k in closing else shares[k] * per_space)
         if last <= first:
             raise BuildError(f"lane {lane}: the road ends before the lane starts; click further")
         if square:
@@ -184,7 +238,15 @@ def build_stretch(
          - road.lane_distance(strip.offset, strip.cuts[0])) / (len(strip.cuts) - 1)
         for strip in strips
     )
-    return Stretch(lanes, tuple(Link(**{"from": a, "to": b}) for a, b in pairs), lengths)
+    folded = frozenset(
+        space_id
+        for strip, row_ids in zip(strips, ids, strict=True)
+        for where in road.folds(strip.left) + road.folds(strip.right)
+        for (a, b), space_id in zip(pairwise(strip.cuts), row_ids, strict=True)
+        if a <= where <= b
+    )
+    return Stretch(lanes, tuple(Link(**{"from": a, "to": b}) for a, b in pairs), lengths,
+                   folded)
 
 
 def _square_count(
@@ -211,48 +273,72 @@ def _square_count(
 
 def _road(
     points: list[Point],
-    start: StretchStart | None,
-    lead: float,
+    joined: tuple[StretchStart | None, float],
+    closed: tuple[StretchEnd | None, float],
     smoothing: int,
     min_radius: float,
     *,
     overhang: float,
 ) -> tuple[Road, float]:
-    """The stretch's road, and the position on it of the last clicked point.
+    """The stretch's road, and the position on it of the last clicked point (or, closing the
+    lap, of the end's point).
 
-    At a join the road starts at the join's point and runs straight on in its direction for
-    ``lead`` px (past every earlier lane's staggered end), then bends towards the clicks, leaving
-    that straight without a kink. Past the last click it runs straight on for ``overhang`` px,
-    for staggered lanes to end on. Both straights have their direction pinned, so an earlier
-    stretch's staggered ends and the next stretch's starts lie on the same straight line.
+    ``joined`` is the start the stretch continues from, if any, and the ``lead`` it leaves
+    straight for; ``closed`` the lane starts it ends on, if any, and the ``lag`` before their
+    point where it comes onto their line. At a join the road starts at the join's point and runs
+    straight on in its direction for ``lead`` px (past every earlier lane's staggered end), then
+    bends towards the clicks, leaving that straight without a kink. Closing the lap, the smooth
+    line through the clicks is aimed to arrive ``lag`` px before the end's point in the end's
+    direction, then runs on to that point. Past the last click (or the end's point) it runs
+    straight on for ``overhang`` px, for staggered lanes to end on. The road's direction is
+    pinned at the join's point and entry, at the end's point and on the straight past the end,
+    so an earlier stretch's staggered ends and the next stretch's starts lie on the same
+    straight line, square to the cuts they meet. Not where it comes onto the end's line: the
+    bend there was widened by the curvature limit, and a direction pinned against it would fold
+    the inside edge of the road over the last few pixels.
     """
-    head: list[Point] = []
+    start, lead = joined
+    end, lag = closed
     knots = list(points)
-    phantom: Point | None = None
+    head: list[Point] = []
+    tail: list[Point] = []
+    before: list[Point] = []
+    after: list[Point] = []
     if start is not None:
         (x, y), (dx, dy) = start.point, start.direction
-        entry = (x + lead * dx, y + lead * dy)
-        if math.dist(entry, points[1]) < lead / 2:
-            raise BuildError("click further from the lane ends the stretch joins")
+        knots[0] = (x + lead * dx, y + lead * dy)
         head = [start.point]
-        knots[0] = entry
         # A point just behind the entry makes the smooth line leave it in the join's direction.
-        phantom = (entry[0] - EPSILON * dx, entry[1] - EPSILON * dy)
-    if smoothing > 1 and (len(knots) > 2 or phantom is not None):
-        if phantom is not None:
-            dense = smooth_line([phantom, *knots], closed=False, samples=smoothing)[smoothing:]
-        else:
-            dense = smooth_line(knots, closed=False, samples=smoothing)
+        before = [(knots[0][0] - EPSILON * dx, knots[0][1] - EPSILON * dy)]
+    if end is not None:
+        (x, y), (dx, dy) = end.point, end.direction
+        knots[-1] = (x - lag * dx, y - lag * dy)
+        tail = [end.point]
+        # And one just past the exit makes it arrive there in the end's direction.
+        after = [(knots[-1][0] + EPSILON * dx, knots[-1][1] + EPSILON * dy)]
+    if start is not None and math.dist(knots[0], knots[1]) < lead / 2:
+        raise BuildError("click further from the lane ends the stretch joins")
+    if end is not None and math.dist(knots[-1], knots[-2]) < lag / 2:
+        raise BuildError("click further from the lane starts the stretch closes onto")
+    if smoothing > 1 and (len(knots) > 2 or before or after):
+        dense = smooth_line([*before, *knots, *after], closed=False, samples=smoothing)
+        # Drop the pieces towards the helper points: knot j is vertex j * smoothing.
+        dense = dense[len(before) * smoothing : len(dense) - len(after) * smoothing]
     else:
         dense = knots
     dense = limit_curvature(dense, closed=False, min_radius=min_radius)
-    (ax, ay), (bx, by) = dense[-2], dense[-1]
-    norm = math.hypot(bx - ax, by - ay)
-    if norm == 0:
-        raise BuildError("the last two points of the road are the same")
-    ending = ((bx - ax) / norm, (by - ay) / norm)
-    line = [*head, *dense, (bx + overhang * ending[0], by + overhang * ending[1])]
-    last = len(head) + len(dense) - 1
+    if end is not None:
+        ending = end.direction
+    else:
+        (ax, ay), (bx, by) = dense[-2], dense[-1]
+        norm = math.hypot(bx - ax, by - ay)
+        if norm == 0:
+            raise BuildError("the last two points of the road are the same")
+        ending = ((bx - ax) / norm, (by - ay) / norm)
+    line = [*head, *dense, *tail]
+    bx, by = line[-1]
+    line.append((bx + overhang * ending[0], by + overhang * ending[1]))
+    last = len(line) - 2
     directions = {last: ending, last + 1: ending}
     if start is not None:
         directions.update({0: start.direction, 1: start.direction})
