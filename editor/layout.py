@@ -62,10 +62,24 @@ def finish_line_through(track: Track, space_id: str) -> Track:
 
     Walks across the lanes through the collision neighbours beside each space (the space
     sharing a side in the next lane); where a lane has none, the nearest space of that lane.
+    Each lane's space is the one level with the clicked space, or on a staggered board the
+    first one past the line: of the two half a space behind and half a space ahead, the one
+    ahead (a staggered neighbour is equally near both ways, so nearness alone cannot choose).
     """
     graphs = build_graphs(track)
     if graphs.lane_of(space_id) is None:
         raise EditError("the finish line goes through a track space")
+    clicked = graphs.spaces[space_id]
+    ahead = (math.cos(math.radians(clicked.heading)),
+             math.sin(math.radians(clicked.heading)))
+    level = 0.25 * graphs.shapes.scale  # less than a quarter of a space behind is level
+
+    def place(candidate: str) -> tuple[bool, float]:
+        """Sort key: spaces behind the clicked one last, then the nearest first."""
+        x, y = graphs.spaces[candidate].centre
+        along = (x - clicked.centre[0]) * ahead[0] + (y - clicked.centre[1]) * ahead[1]
+        return along < -level, math.dist((x, y), clicked.centre)
+
     chosen: dict[str, str] = {graphs.lane_of(space_id) or "": space_id}
     order = graphs.lane_order
     start = order.index(graphs.lane_of(space_id) or "")
@@ -78,8 +92,7 @@ def finish_line_through(track: Track, space_id: str) -> Track:
             candidates = beside or graphs.lanes.get(lane, [])
             if not candidates:
                 raise EditError(f"lane {lane} has no spaces")
-            here = graphs.spaces[current].centre
-            current = min(candidates, key=lambda s: math.dist(graphs.spaces[s].centre, here))
+            current = min(candidates, key=place)
             chosen[lane] = current
             index += step
     return track.model_copy(

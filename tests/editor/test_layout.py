@@ -102,3 +102,16 @@ def test_a_pit_lane_space_toggles_as_a_garage_in_driving_order() -> None:
     assert again.pit_lane is not None and again.pit_lane.garages == ["pit-1"]
     with pytest.raises(EditError, match="not in the pit lane"):
         layout.toggle_garage(track, "box-1")
+
+
+def test_finish_line_on_a_staggered_start_takes_the_first_space_past_it_in_each_lane() -> None:
+    from editor.lanes import LaneSettings, add_stretch
+
+    blank = ring().model_copy(update={"spaces": [], "links": [], "corners": [], "lanes": [],
+                                      "finish_line": None, "grid": [], "pit_lane": None})
+    # Three lanes as printed boards stagger them: the middle lane half a space ahead.
+    straight = add_stretch(blank, [(100, 600), (1100, 600)], LaneSettings(lanes=3))
+    line = layout.finish_line_through(straight, "1-000").finish_line
+    assert line is not None and line.spaces == ["1-000", "2-000", "3-000"]
+    line = layout.finish_line_through(straight, "3-000").finish_line
+    assert line is not None and line.spaces == ["1-000", "2-000", "3-000"]
