@@ -1,30 +1,48 @@
 """The Help menu's list of shortcuts, read off the window's own menus and tools so that it can
-never disagree with them."""
+never disagree with them.
+
+The list is long (every tool's hint is a sentence or two), so it is shown in two columns, in a
+dialog no taller than the window and the screen: on 1920 x 1080 it fits whole, and on a smaller
+screen the rest scrolls rather than running off the bottom with the Close button.
+"""
 
 from __future__ import annotations
 
 from html import escape
+from itertools import groupby
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QRect
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QMenu, QMessageBox
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QTextBrowser, QVBoxLayout
 
 if TYPE_CHECKING:
     from editor.mainwindow import MainWindow
 
 ON_THE_BOARD = (
-    ("Mouse wheel", "zoom around the pointer"),
+    ("Mouse wheel", "zoom around the pointer, out as far as the whole board"),
     ("Space + drag, or middle drag", "pan"),
     ("Esc", "cancel what the tool is doing"),
     ("Enter or double-click", "finish a space, lanes or a corner"),
     ("Arrows (Shift: 10 px)", "nudge the selected spaces (Select tool)"),
     ("Delete", "delete the selection (Select tool)"),
     ("B (or Alt-click)", "make the space under the pointer a box or a garage, or take it back "
-     "(Pit lane tool)"),
+     "(Pit lane tool; Ctrl+B: the selected spaces, with any tool)"),
+    ("Double-click inside a corner", "select the corner (Select tool; or click its label)"),
+    ("Drag or Shift-click", "pick a lane's stretch, or drag across the lanes for a whole bend "
+     "(Corner tool)"),
     ("1 to 6", "the car's gear (Moves tool)"),
     ("Up, Down", "the car's roll, down to all faces of its die (Moves tool)"),
     ("Shift-click or right-click", "put another car on a space or take it off (Moves tool)"),
+    ("T", "what moves: the picture onto the track, the picture by hand, or the track onto the "
+     "picture (Align tool)"),
 )
+
+COLUMNS = 2
+WIDEST = 1200
+"""The dialog's widest (screen pixels): wider, the lines get too long to read."""
+SHARE_OF_ROOM = 0.9
+"""The most of the screen's (and the window's) width and height the dialog takes."""
 
 
 def shortcuts(window: MainWindow) -> list[tuple[str, str, str]]:
@@ -46,20 +64,74 @@ def shortcuts(window: MainWindow) -> list[tuple[str, str, str]]:
     return rows
 
 
-def shortcuts_html(window: MainWindow) -> str:
+def _group_table(group: str, rows: list[tuple[str, str, str]]) -> str:
     body = "".join(
-        f"<tr><td>{escape(group)}</td><td><b>{escape(keys)}</b></td><td>{escape(what)}</td></tr>"
-        for group, keys, what in shortcuts(window)
+        f"<tr><td><b>{escape(keys)}</b></td><td>{escape(what)}</td></tr>"
+        for _group, keys, what in rows
     )
-    return f"<table cellpadding=2>{body}</table>"
+    return (f"<h3>{escape(group)}</h3>"
+            f"<table cellpadding=2 cellspacing=0>{body}</table>")
+
+
+def _columns(groups: list[tuple[str, list[tuple[str, str, str]]]]) -> list[list[str]]:
+    """The groups' tables split, whole and in order, into :data:`COLUMNS` columns of about the
+    same length (a row's length counted in its characters: the tools' hints wrap)."""
+    def length(rows: list[tuple[str, str, str]]) -> int:
+        return sum(60 + len(what) for _group, _keys, what in rows) + 120  # 120: the heading
+
+    total = sum(length(rows) for _group, rows in groups)
+    columns: list[list[str]] = [[]]
+    filled = 0
+    for group, rows in groups:
+        if filled >= total * len(columns) / COLUMNS and len(columns) < COLUMNS:
+            columns.append([])
+        columns[-1].append(_group_table(group, rows))
+        filled += length(rows)
+    return columns
+
+
+def shortcuts_html(window: MainWindow) -> str:
+    """The shortcuts by group, the groups in :data:`COLUMNS` columns."""
+    rows = shortcuts(window)
+    groups = [(group, list(grouped)) for group, grouped in groupby(rows, key=lambda r: r[0])]
+    cells = "".join(
+        f"<td valign=top width={100 // COLUMNS}%>{''.join(tables)}</td>"
+        for tables in _columns(groups)
+    )
+    return f"<table width=100% cellspacing=8><tr>{cells}</tr></table>"
+
+
+def shortcuts_dialog(window: MainWindow, room: QRect | None = None) -> QDialog:
+    """The shortcuts in a dialog sized to show them whole when ``room`` (the screen's free
+    area, by default) and the window allow it, and never larger than either: the list
+    scrolls instead."""
+    if room is None:
+        room = window.screen().availableGeometry()
+    dialog = QDialog(window)
+    dialog.setWindowTitle("Keyboard shortcuts")
+    text = QTextBrowser(dialog)
+    text.setHtml(shortcuts_html(window))
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
+    buttons.rejected.connect(dialog.reject)
+    layout = QVBoxLayout(dialog)
+    layout.addWidget(text, 1)
+    layout.addWidget(buttons)
+    width = min(WIDEST, int(room.width() * SHARE_OF_ROOM))
+    # The text's own height at that width, and what goes round it: frames, margins, buttons.
+    margins = layout.contentsMargins()
+    around_w = margins.left() + margins.right() + 2 * text.frameWidth()
+    laid = text.document().clone(dialog)  # the browser lays its own out at its own width
+    laid.setTextWidth(width - around_w - text.verticalScrollBar().sizeHint().width())
+    around_h = (margins.top() + margins.bottom() + 2 * text.frameWidth()
+                + layout.spacing() + buttons.sizeHint().height())
+    wanted = int(laid.size().height()) + around_h + 2
+    tallest = int(min(room.height(), window.height()) * SHARE_OF_ROOM)
+    dialog.resize(width, min(wanted, tallest))
+    return dialog
 
 
 def show_shortcuts(window: MainWindow) -> None:
-    """The shortcuts in a dialog (in the status bar's last message when dialogs are off)."""
+    """The shortcuts in a dialog (in the window's ``last_help`` when dialogs are off)."""
     window.last_help = shortcuts_html(window)
     if window.ask:
-        box = QMessageBox(window)
-        box.setWindowTitle("Keyboard shortcuts")
-        box.setTextFormat(box.textFormat().RichText)
-        box.setText(window.last_help)
-        box.exec()
+        shortcuts_dialog(window).exec()

@@ -2,7 +2,9 @@
 
 It shows the board picture and the spaces, and a frame round the part of the board the view
 shows; a click (or a drag) on it moves the view there. Zoomed in on one corner of a large scan,
-the designer sees where they are and goes elsewhere without zooming out.
+the designer sees where they are and goes elsewhere without zooming out. It shows only while
+part of the board is out of view: with the board fitted (as far out as the view zooms, and kept
+fitted as the window is resized) it would only hide a corner of the board.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from editor.scene.board_scene import BoardScene
-from editor.view import BoardView
+from editor.view import FIT_MARGIN, BoardView
 
 SIZE = QSize(220, 160)
 """The minimap's size in screen pixels."""
@@ -63,11 +65,18 @@ class Minimap(QWidget):
         while part of the board is out of view."""
         area = self.view.viewport().geometry()
         self.move(area.right() - self.width() - MARGIN, area.bottom() - self.height() - MARGIN)
-        board = self._board_rect()
-        whole = board.isEmpty() or self.visible_area().contains(board)
-        self.setVisible(self.enabled and not whole)
+        self.setVisible(self.enabled and not self.whole_board_in_view())
         self.raise_()
         self.update()
+
+    def whole_board_in_view(self) -> bool:
+        """Whether the view shows the whole board, give or take a screen pixel or two: at "fit
+        the board" (where zooming out stops) the minimap would only cover a corner of it."""
+        board = self._board_rect()
+        if board.isEmpty():
+            return True
+        slack = (FIT_MARGIN + 1) / max(self.view.scale_factor(), 1e-9)
+        return self.visible_area().adjusted(-slack, -slack, slack, slack).contains(board)
 
     def set_enabled(self, on: bool) -> None:
         self.enabled = on
@@ -157,10 +166,10 @@ class Minimap(QWidget):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
-            self.view.centerOn(self.map_to_board(event.position()))
+            self.view.look_at(self.map_to_board(event.position()))
             event.accept()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if event.buttons() & Qt.MouseButton.LeftButton:
-            self.view.centerOn(self.map_to_board(event.position()))
+            self.view.look_at(self.map_to_board(event.position()))
             event.accept()

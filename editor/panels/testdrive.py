@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from editor.document import TrackDocument
-from editor.drive_checks import broken_track_warning, race_breaking
+from editor.drive_checks import RACE_ANYWAY, broken_track_warning, race_breaking, why_no_race
 from editor.panels.live import LiveDrive
 from editor.panels.testdrive_job import DriveJob
 from editor.panels.testdrive_replay import ReplayControls
@@ -87,7 +87,7 @@ class TestDrivePanel(QWidget):
         self._live_timer.timeout.connect(self._race_live)
         document.trackChanged.connect(self._track_edited)
 
-        self.confirm: Callable[[str], bool] = self._ask
+        self.confirm: Callable[[str], bool] = self.ask_race_anyway
         """Asked before racing on a broken track, with the warning; True races anyway."""
         self.settings = DriveSettings(self)
         # The settings' widgets, reachable from the panel as before.
@@ -165,8 +165,9 @@ class TestDrivePanel(QWidget):
             self._live_timer.stop()
         errors = race_breaking(validate(self.document.track))
         if errors:
-            warning = broken_track_warning(errors)
-            if not self.confirm(warning):
+            no_race = why_no_race(self.document.track)
+            warning = broken_track_warning(errors, no_race)
+            if no_race is not None or not self.confirm(warning):
                 self._say(warning.replace(", or race anyway?", "."))
                 return False
         try:
@@ -193,15 +194,14 @@ class TestDrivePanel(QWidget):
         self._thread.start()
         return True
 
-    def _ask(self, warning: str) -> bool:
-        answer = QMessageBox.warning(
-            self,
-            "Test drive on a broken track",
-            warning,
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            QMessageBox.StandardButton.Cancel,
-        )
-        return answer == QMessageBox.StandardButton.Yes
+    def ask_race_anyway(self, warning: str) -> bool:
+        """The broken-track dialog: Race anyway, or Cancel (the default)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "Test drive on a broken track", warning,
+                          QMessageBox.StandardButton.Cancel, self)
+        race = box.addButton(RACE_ANYWAY, QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is race
 
     def take_settings(self, other: TestDrivePanel) -> None:
         """The settings of the panel of the track open before: opening or starting another
@@ -318,7 +318,9 @@ class TestDrivePanel(QWidget):
 
     def _track_edited(self, _old: object, _new: object) -> None:
         """An edit, undo or redo: with Live on, drop what is being raced now (it is of the
-        track as it was) and race again once edits pause."""
+        track as it was) and race again once edits pause. A replay on show is of the track as
+        it was: its cars leave the board."""
+        self.replayer.track_changed()
         if not self.settings.live.isChecked():
             return
         if self.live_drive is not None:

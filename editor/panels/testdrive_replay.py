@@ -4,6 +4,10 @@ board and its cars drawn on it.
 Kept apart from the panel, which runs the batches: a replay needs only the batch's spec (the
 same race number gives the same race), the track and the rules. Like the settings form, it is a
 layout of widgets parented to the panel, which places it as its last column.
+
+A replay is of the track as it was when it was raced: once the track is edited (or an edit
+undone) its cars may stand on spaces that moved or are gone, so the panel calls
+:meth:`ReplayControls.track_changed`, which takes them off the board and says to replay again.
 """
 
 from __future__ import annotations
@@ -28,12 +32,16 @@ from trackformat.rules import Ruleset
 from trackformat.sim import Board
 from trackformat.sim.batch.testdrive import DriveSpec
 
+STALE = ("The track was edited since this race was replayed: press Replay race to race it "
+         "again on the track as it is now")
+"""What the events list says once an edit has dropped the replay."""
+
 
 class ReplayControls:
     """The race number, the Replay button, the turn slider with its steps, and the events of
-    the turn on show; ``show`` draws a frame on the board."""
+    the turn on show; ``show`` draws a frame on the board (None: takes the cars off)."""
 
-    def __init__(self, parent: QWidget, show: Callable[[Frame], None]) -> None:
+    def __init__(self, parent: QWidget, show: Callable[[Frame | None], None]) -> None:
         self._show = show
         self.replay: Replay | None = None
         """The race on show (None: none loaded yet)."""
@@ -72,6 +80,8 @@ class ReplayControls:
                              self.race_number.value(), spec.laps, spec.max_turns,
                              corner_names=names, builds=spec.build_points(rules))
         self.slider.setRange(0, len(self.replay.frames) - 1)
+        for widget in (self.slider, self.back, self.forward):  # stepped off by an edit
+            widget.setEnabled(True)
         self.slider.setValue(0)
         self.show_frame(0)
 
@@ -84,6 +94,20 @@ class ReplayControls:
         self.events.clear()
         self.events.addItems(list(frame.events))
         self._show(frame)
+
+    def track_changed(self) -> None:
+        """The track was edited: drop the replay on show, take its cars off the board and say
+        so, leaving the race number and Replay race as they were to race it again."""
+        if self.replay is None:
+            return
+        self.replay = None
+        self.slider.setRange(0, 0)
+        for widget in (self.slider, self.back, self.forward):
+            widget.setEnabled(False)
+        self.turn_label.setText("")
+        self.events.clear()
+        self.events.addItem(STALE)
+        self._show(None)
 
     def set_enabled(self, enabled: bool) -> None:
         """Whether a race can be chosen and stepped through (once a batch has a report)."""

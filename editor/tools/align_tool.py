@@ -1,12 +1,17 @@
 """The align tool: match points of the track with the board picture, then move one onto the other.
 
-Three modes. *Move the track onto the picture* (a better scan replaces the one the track was
-drawn on): click a point of the track, then where it lies on the picture; the track's
-coordinates change. *Move the picture onto the track* (your own scan under a shipped track):
-click a point of the picture, then where it belongs on the track; only the picture's placement
-changes, saved in the track file. Two pairs fix a similarity, three an affine map; Enter
-applies, as one undoable step. *Move the picture by hand*: drag it; Shift turns and Ctrl scales
-it about the middle of the view; each drag is one undoable step.
+Three modes. *Move the picture onto the track* (your own scan under a shipped track): click a
+point of the picture, then where it belongs on the track; only the picture's placement changes,
+saved in the track file. *Move the picture by hand*: drag it; Shift turns and Ctrl scales it
+about the middle of the view; each drag is one undoable step. *Move the track onto the picture*
+(a track whose spaces came from elsewhere, fitted onto a new scan): click a point of the track,
+then where it lies on the picture; every space of the track moves. Two pairs fix a similarity,
+three an affine map; Enter applies, as one undoable step.
+
+The tool starts by moving the picture, whatever the track: someone checking a shipped track
+against their scan presses L and clicks pairs, and that must never rewrite the track's spaces.
+Moving the track is chosen on purpose, in the tool's options or with T, which steps through the
+modes; the status bar always starts with the mode on.
 """
 
 from __future__ import annotations
@@ -15,7 +20,14 @@ import itertools
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainterPath
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGraphicsPathItem, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGraphicsPathItem,
+    QLabel,
+    QWidget,
+)
 
 from editor import alignment, placement
 from editor.scene import style
@@ -23,9 +35,25 @@ from editor.scene.style import Layer
 from editor.tools.base import Tool, ToolContext
 from trackformat.model import Placement
 
-MOVE_TRACK = "Move the track onto the picture"
 MOVE_PICTURE = "Move the picture onto the track"
 BY_HAND = "Move the picture by hand"
+MOVE_TRACK = "Move the track onto the picture"
+MODES = (MOVE_PICTURE, BY_HAND, MOVE_TRACK)
+"""In the order T steps through them: the track's own spaces move only two presses away."""
+MODE_SAID = {
+    MOVE_PICTURE: "Moving the picture onto the track",
+    BY_HAND: "Moving the picture by hand",
+    MOVE_TRACK: "Moving the TRACK onto the picture",
+}
+"""How the status bar names each mode, first in every message of the tool (the track in
+capitals: it is the mode that changes the spaces)."""
+MODE_TIPS = {
+    MOVE_PICTURE: "Place your scan under the track: only the picture's placement changes",
+    BY_HAND: "Drag the picture; Shift+drag turns it, Ctrl+drag scales it",
+    MOVE_TRACK: "Fit a track drawn on another scan onto this picture: every space of the track "
+                "moves",
+}
+SWITCH_KEY, SWITCH_KEY_NAME = Qt.Key.Key_T, "T"
 
 _drags = itertools.count(1)
 
@@ -34,16 +62,21 @@ class AlignTool(Tool):
     name = "Align"
     shortcut = "L"
     hint = (
-        "Click a point of the track, then where it lies on the picture; two or three such "
-        "pairs, then Enter moves the track onto the picture; Esc starts again"
+        "Place the board picture under the track: click a point of the picture, then where it "
+        f"belongs on the track, two or three times, then Enter; {SWITCH_KEY_NAME} changes the "
+        "mode (the picture by hand, or the track onto the picture)"
     )
     picture_hint = (
-        "Click a point of the board picture, then where it belongs on the track; two pairs "
+        "click a point of the board picture, then where it belongs on the track; two pairs "
         "(three to slant it), then Enter moves the picture; Esc starts again"
     )
     hand_hint = (
-        "Drag the board picture to move it; Shift+drag turns it and Ctrl+drag scales it about "
+        "drag the board picture to move it; Shift+drag turns it and Ctrl+drag scales it about "
         "the middle of the view"
+    )
+    track_hint = (
+        "click a point of the track, then where it lies on the picture; two or three such "
+        "pairs, then Enter moves every space of the track; Esc starts again"
     )
     cursor = Qt.CursorShape.CrossCursor
 
@@ -51,7 +84,8 @@ class AlignTool(Tool):
         super().__init__(context)
         self.pairs: list[alignment.Pair] = []
         self.pending: tuple[float, float] | None = None
-        self.mode = MOVE_TRACK
+        self.mode = MOVE_PICTURE
+        """What moves: the picture, unless the designer chooses otherwise (see the module)."""
         self.keep_shape = False
         """In picture mode, fit a similarity even past two pairs (a flat scan is not slanted)."""
         self._options: QWidget | None = None
@@ -67,38 +101,61 @@ class AlignTool(Tool):
             widget = QWidget()
             form = QFormLayout(widget)
             self.mode_box = QComboBox(widget)
-            self.mode_box.addItems([MOVE_TRACK, MOVE_PICTURE, BY_HAND])
+            self.mode_box.addItems(list(MODES))
+            for index, mode in enumerate(MODES):
+                self.mode_box.setItemData(index, MODE_TIPS[mode], Qt.ItemDataRole.ToolTipRole)
+            self.mode_box.setToolTip(f"What moves onto what ({SWITCH_KEY_NAME} on the board "
+                                     "steps through the modes)")
+            self.mode_box.setCurrentText(self.mode)
             self.mode_box.currentTextChanged.connect(self.set_mode)
+            self.track_warning = QLabel("Every space of the track moves", widget)
+            self.track_warning.setStyleSheet("color: #b00000; font-weight: bold")
             self.shape_box = QCheckBox("Keep the picture's shape", widget)
             self.shape_box.setToolTip(
                 "Fit only a move, turn and scale however many pairs you match, and measure "
                 "how well they agree (a flat-bed scan is never slanted)"
             )
             self.shape_box.toggled.connect(self._keep_shape)
-            form.addRow("Align", self.mode_box)
+            form.addRow(f"Align ({SWITCH_KEY_NAME})", self.mode_box)
             form.addRow("", self.shape_box)
-            self.shape_box.setVisible(self.mode == MOVE_PICTURE)
+            form.addRow("", self.track_warning)
+            self._show_mode_options()
             self._options = widget
         return self._options
+
+    def _show_mode_options(self) -> None:
+        self.shape_box.setVisible(self.mode == MOVE_PICTURE)  # pairs fitted to the picture only
+        self.track_warning.setVisible(self.mode == MOVE_TRACK)
 
     def _keep_shape(self, on: bool) -> None:
         self.keep_shape = on
 
     def set_mode(self, mode: str) -> None:
+        """Choose what moves (one of :data:`MODES`); pairs matched so far are dropped."""
         self.mode = mode
         if self._options is not None:
             if self.mode_box.currentText() != mode:
-                self.mode_box.setCurrentText(mode)
-            self.shape_box.setVisible(mode == MOVE_PICTURE)  # pairs fitted to the picture only
+                self.mode_box.setCurrentText(mode)  # comes back here, once more: harmless
+            self._show_mode_options()
         self.cancel()
+
+    def next_mode(self) -> None:
+        """The next mode of :data:`MODES` (the key T)."""
+        self.set_mode(MODES[(MODES.index(self.mode) + 1) % len(MODES)])
 
     @property
     def moving_picture(self) -> bool:
         return self.mode == MOVE_PICTURE
 
+    def say(self, text: str) -> None:
+        """``text`` in the status bar after the mode on, so that the designer always sees
+        whether their clicks move the picture or the track."""
+        self.context.status(f"{MODE_SAID[self.mode]} ({SWITCH_KEY_NAME}: next mode): {text}")
+
     def activate(self) -> None:
-        hints = {MOVE_PICTURE: self.picture_hint, BY_HAND: self.hand_hint}
-        self.context.status(hints.get(self.mode, self.hint))
+        hints = {MOVE_PICTURE: self.picture_hint, BY_HAND: self.hand_hint,
+                 MOVE_TRACK: self.track_hint}
+        self.say(hints[self.mode])
 
     def press(self, event: QMouseEvent, pos: QPointF) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
@@ -119,15 +176,15 @@ class AlignTool(Tool):
                 # placement the picture has now.
                 point = placement.board_to_picture(self.document.track.board.placement, *point)
             self.pending = point
-            self.context.status(
-                f"Pair {len(self.pairs) + 1}: now click where this belongs on the track"
+            self.say(
+                f"pair {len(self.pairs) + 1}: now click where this belongs on the track"
                 if self.moving_picture
-                else f"Pair {len(self.pairs) + 1}: now click where this lies on the picture"
+                else f"pair {len(self.pairs) + 1}: now click where this lies on the picture"
             )
             return True
         self.pairs.append((self.pending, point))
         self.pending = None
-        self.context.status(
+        self.say(
             f"{len(self.pairs)} pair(s) matched: "
             + ("Enter aligns, or match another pair" if len(self.pairs) >= 2 else
                "match another pair")
@@ -178,18 +235,19 @@ class AlignTool(Tool):
 
     def _picture_movable(self) -> bool:
         if self.scene.scan_item is None:
-            self.context.status("There is no board picture to move: File > Set board picture")
+            self.say("there is no board picture to move: File > Set board picture")
             return False
         if Layer.SCAN in self.scene.locked:
-            self.context.status(
-                "The board picture is locked: untick Locked beside scan in the Layers panel"
-            )
+            self.say("the board picture is locked: untick Locked beside scan in the Layers panel")
             return False
         return True
 
     def key(self, event: QKeyEvent) -> bool:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.commit()
+            return True
+        if event.key() == SWITCH_KEY and event.modifiers() == Qt.KeyboardModifier.NoModifier:
+            self.next_mode()
             return True
         return False
 
@@ -206,15 +264,16 @@ class AlignTool(Tool):
         try:
             matrix = alignment.fit_transform(pairs)
         except alignment.EditError as err:
-            self.context.status(str(err))
+            self.say(str(err))
             return False
         done = self.document.edit(
             "Align track to picture", lambda t: alignment.transform_track(t, matrix)
         )
         if done:
             worst = max(alignment.residuals(pairs, matrix))
-            self.context.status(
-                f"Aligned on {len(pairs)} pairs; the worst point is {worst:.1f} px off"
+            self.say(
+                f"every space moved on {len(pairs)} pairs; the worst point is {worst:.1f} px "
+                "off (Ctrl+Z puts the track back)"
             )
         return done
 
@@ -224,14 +283,14 @@ class AlignTool(Tool):
         try:
             fit = placement.fit_placement(self.pairs, self.keep_shape)
         except alignment.EditError as err:
-            self.context.status(str(err))
+            self.say(str(err))
             return False
         board = self.document.track.board.model_copy(update={"placement": fit.placement})
         done = self.document.edit(
             "Move picture onto track", lambda t: t.model_copy(update={"board": board})
         )
         if done:
-            self.context.status(fit.describe())
+            self.say(fit.describe())
         return done
 
     def _mark(self, pos: QPointF) -> None:

@@ -10,7 +10,7 @@ from PySide6.QtGui import QColor, QImage
 
 from editor.placement import placed_bounds
 from editor.scene.style import Layer
-from editor.tools.align_tool import BY_HAND, MOVE_PICTURE
+from editor.tools.align_tool import BY_HAND, MOVE_PICTURE, MOVE_TRACK
 from trackformat.io import load_track
 
 
@@ -133,6 +133,7 @@ def test_more_pairs_than_needed_report_the_residual(
     window, ring_file: Path, tmp_path: Path, qtbot
 ) -> None:  # type: ignore[no-untyped-def]
     tool = _align_tool(window, ring_file, tmp_path)
+    tool.mode_box.setCurrentText(MOVE_TRACK)
     assert not tool.shape_box.isVisibleTo(tool.options()), "only for moving the picture"
     tool.mode_box.setCurrentText(MOVE_PICTURE)
     assert tool.shape_box.isVisibleTo(tool.options())

@@ -384,11 +384,12 @@ def test_a_track_space_in_no_lane_is_said_before_racing(  # type: ignore[no-unty
     panel.bots.setText("strong")
     panel.cars.setValue(3)
     panel.races.setValue(2)
-    panel.confirm = lambda text: True  # race anyway, past the REF003 warning
-    assert panel.start()
-    qtbot.waitUntil(lambda: not panel.running(), timeout=60_000)
-    assert panel.report is None
+    asked: list[str] = []
+    panel.confirm = lambda text: asked.append(text) or True
+    assert not panel.start(), "no race can start: there is nothing to race anyway"
+    assert asked == [] and not panel.running() and panel.report is None
     assert window.status_label.text() == (
-        "Test drive: track space 2-18 is in no lane, and cars can move onto it: lane changes, "
-        "slipstreams and contacts are all read by lane, so every track space needs one (see "
-        "REF003)")
+        "Test drive: This track has 1 error that changes where cars can go (REF003), and no "
+        "race can start on it: track space 2-18 is in no lane, and cars can move onto it: lane "
+        "changes, slipstreams and contacts are all read by lane, so every track space needs one "
+        "(see REF003). Fix it first (see Problems).")
