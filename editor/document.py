@@ -9,15 +9,19 @@ them costs little.
 
 from __future__ import annotations
 
+import hashlib
+import os
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from editor.edits import EditError
+from editor.edits import EditError, without_new_copies
 from trackformat.io import load_track, save_track
+from trackformat.lint.rules.board_picture import shown_name, why_not_a_file_name
 from trackformat.model import Board, Metadata, Track
 
 MERGEABLE = 1
@@ -34,6 +38,44 @@ def empty_track(
         lanes=[],
         spaces=[],
     )
+
+
+@dataclass(frozen=True)
+class DiskStamp:
+    """What a track file held when the editor last read or wrote it, to tell at the next save
+    whether something else (another editor, a sync tool) has written it since.
+
+    The time and size decide quickly; when they differ, the content's digest decides, so that a
+    file touched or copied back unchanged does not count as changed."""
+
+    mtime_ns: int
+    size: int
+    digest: str
+
+    @classmethod
+    def of(cls, path: Path) -> DiskStamp | None:
+        """The stamp of the file at ``path`` now; None when it cannot be read."""
+        try:
+            status = os.stat(path)
+            with open(path, "rb") as stream:
+                digest = hashlib.sha256(stream.read()).hexdigest()
+        except (OSError, ValueError):
+            return None
+        return cls(status.st_mtime_ns, status.st_size, digest)
+
+    def differs_from(self, path: Path) -> bool:
+        """Whether the file at ``path`` now holds something else than when stamped. A file
+        gone since is no conflict: a save then loses nothing."""
+        try:
+            status = os.stat(path)
+        except FileNotFoundError:
+            return False
+        except (OSError, ValueError):
+            return True
+        if (status.st_mtime_ns, status.st_size) == (self.mtime_ns, self.size):
+            return False
+        now = DiskStamp.of(path)
+        return now is None or now.digest != self.digest
 
 
 class TrackCommand(QUndoCommand):
@@ -91,6 +133,8 @@ class TrackDocument(QObject):
         self._track = track
         self._path = path
         self._unsaved = unsaved
+        self._on_disk: DiskStamp | None = None
+        """The file as last read or written by this document (see :meth:`changed_on_disk`)."""
         self._selection: frozenset[str] = frozenset()
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
@@ -113,7 +157,8 @@ class TrackDocument(QObject):
         Commands pushed with the same ``merge_key`` one after another become one step (a drag).
         """
         try:
-            new = change(self._track)
+            # Whatever made the change (a tool, a paste, a join), a move is listed once.
+            new = without_new_copies(self._track, change(self._track))
         except (EditError, ValidationError, ValueError) as err:
             self.editFailed.emit(_short(err))
             return False
@@ -167,7 +212,9 @@ class TrackDocument(QObject):
     @classmethod
     def open(cls, path: Path, parent: QObject | None = None) -> TrackDocument:
         """Load a track file (raises ``TrackFileError`` with a located message)."""
-        return cls(load_track(path), path.resolve(), parent)
+        document = cls(load_track(path), path.resolve(), parent)
+        document._on_disk = DiskStamp.of(path)
+        return document
 
     def save(self, path: Path | None = None) -> None:
         """Write the track atomically (a crash mid-write keeps the old file) and mark it clean."""
@@ -176,17 +223,51 @@ class TrackDocument(QObject):
             raise ValueError("no file name: use save as")
         save_track(self._track, target)
         self._path = target.resolve()
+        self._on_disk = DiskStamp.of(self._path)
         self._unsaved = False
         self.undo_stack.setClean()
         self.fileStateChanged.emit()
 
+    def changed_on_disk(self) -> bool:
+        """Whether the track's file holds something else than this document last read or
+        wrote: saving now would overwrite another program's (or another editor's) save."""
+        return (self._path is not None and self._on_disk is not None
+                and self._on_disk.differs_from(self._path))
+
     def board_image(self) -> Path | None:
-        """Where the board picture is, resolved against the track file's folder."""
+        """Where the board picture is, resolved against the track file's folder; None when the
+        track names none, or names one that cannot be looked for (:meth:`picture_problem`)."""
+        found = self._locate_picture()
+        return found if isinstance(found, Path) else None
+
+    def picture_problem(self) -> str | None:
+        """Why the named board picture cannot even be looked for, naming it: its name cannot
+        be a file name, or the system refuses to look it up. None otherwise (a picture that is
+        merely missing is the board's to report)."""
+        found = self._locate_picture()
+        return found if isinstance(found, str) else None
+
+    def _locate_picture(self) -> Path | str | None:
+        """The board picture's path, or why there is none to look at. Looking up a name the
+        file system cannot hold raises (a NUL, a part over 255 bytes) rather than saying "not
+        found", and it must never stop a track from opening: such a name is caught here, once,
+        for everything that looks for the picture."""
         image = self._track.board.image
         if not image:
             return None
+        reason = why_not_a_file_name(image)
+        if reason is not None:
+            return (f"board picture left out: its name {shown_name(image)} cannot be a file "
+                    f"name: {reason}")
         base = self._path.parent if self._path else Path.cwd()
-        return (base / image).resolve()
+        try:
+            path = (base / image).resolve()
+            path.is_file()  # raises what any later look at the picture would
+        except (OSError, ValueError) as err:
+            why = getattr(err, "strerror", None) or str(err)
+            return (f"board picture left out: its name {shown_name(image)} cannot be looked "
+                    f"up here ({why})")
+        return path
 
 
 def _short(err: Exception) -> str:

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
 from editor import board_picture, file_places, session
 from editor.document import TrackDocument
+from trackformat.lint.rules.board_picture import why_not_a_file_name
 
 if TYPE_CHECKING:
     from editor.mainwindow import MainWindow
@@ -26,6 +27,10 @@ DAT_FILTER = "GP Online tracks (*.dat);;All files (*)"
 PICTURE_FILTER = "PNG pictures (*.png);;SVG pictures (*.svg)"
 SCHEMA_FILTER = "JSON Schema (*.json);;All files (*)"
 SCHEMA_NAME = "track.schema.json"
+
+OVERWRITE, SAVE_ELSEWHERE, CANCEL = "overwrite", "save as", "cancel"
+"""Answers to "the file changed on disk since you opened it": overwrite it with this editor's
+track, save the track as another file, or save nothing."""
 
 
 def _ask_save(window: MainWindow, title: str, proposed: str, filters: str) -> Path | None:
@@ -47,14 +52,36 @@ def _warnings(window: MainWindow, done: str, warnings: list[str], title: str) ->
     if warnings:
         window.last_warnings = tuple(warnings)
         if window.ask:
-            from PySide6.QtWidgets import QMessageBox
-
             box = QMessageBox(window)
             box.setWindowTitle(title)
             box.setText(done)
             box.setInformativeText("\n".join(f"- {w}" for w in warnings[:12]) + (
                 f"\n... and {len(warnings) - 12} more" if len(warnings) > 12 else ""))
             box.exec()
+
+
+def ask_overwrite_changed(parent: QWidget, path: Path) -> str:
+    """Ask what Save should do over ``path``, written by something else since this editor read
+    or saved it (another editor's save, most often): overwriting loses that other work, so
+    saving elsewhere is the default."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle("The file changed on disk")
+    box.setText(f"{path.name} was changed on disk since you opened or last saved it "
+                "(by another editor or program).")
+    box.setInformativeText(
+        "Overwrite it with your track (what was written there is lost), save your track as "
+        "another file, or cancel and save nothing?"
+    )
+    overwrite = box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
+    elsewhere = box.addButton("Save as...", QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(elsewhere)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is overwrite:
+        return OVERWRITE
+    return SAVE_ELSEWHERE if clicked is elsewhere else CANCEL
 
 
 def import_gponline(window: MainWindow, source: Path | None = None) -> bool:
@@ -83,8 +110,10 @@ def import_gponline(window: MainWindow, source: Path | None = None) -> bool:
     finally:
         _done()
     track = result.track
-    if track.board.image:
-        # Until saved the picture is named by its full path (saving makes it relative).
+    if track.board.image and why_not_a_file_name(track.board.image) is None:
+        # Until saved the picture is named by its full path (saving makes it relative). A name
+        # that cannot be a file name is kept as the file has it: the window says why it shows
+        # no picture, and the validator flags the name.
         picture = (source.parent / track.board.image).resolve()
         track = track.model_copy(
             update={"board": track.board.model_copy(update={"image": picture.as_posix()})}

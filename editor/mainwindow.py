@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, QSettings, Qt
@@ -17,7 +18,7 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
-from editor import autosave, board_picture, docks, file_places, menus
+from editor import autosave, board_picture, docks, file_commands, file_places, menus
 from editor.document import TrackDocument, empty_track
 from editor.minimap import Minimap
 from editor.panels.inspector import Inspector
@@ -88,6 +89,8 @@ class MainWindow(QMainWindow):
         # A rubber band picks on the board; the document holds the selection for everyone.
         self.view.rubberBandPicked.connect(self._rubber_band)
         self.document: TrackDocument = TrackDocument(empty_track(), None, self)
+        self.autosave_owner = autosave.new_owner()
+        """This window's name in its side files, the same for every track it opens."""
         self.autosaver: autosave.Autosaver | None = None
         self.tools: dict[str, Tool] = {}
         docks.build(self)
@@ -119,7 +122,8 @@ class MainWindow(QMainWindow):
         if isinstance(previous, TestDrivePanel):
             drive.take_settings(previous)
         drive.heatmapChanged.connect(self.scene.show_heatmap)
-        drive.confirm = lambda text: self._confirm("Test drive on a broken track", text)
+        drive.confirm = lambda text: (drive.ask_race_anyway(text) if self.ask
+                                      else self.confirm_answer)
         drive.replayFrame.connect(self._replay_frame)
         drive.said.connect(self.show_status)
         self.testdrive_dock.setWidget(drive)
@@ -135,10 +139,10 @@ class MainWindow(QMainWindow):
         )
         self.scene.clear_all()
         self.scene.show_track(document.track)
-        self.autosaver = autosave.Autosaver(document)
+        self.autosaver = autosave.Autosaver(document, self.autosave_owner)
         self._bind_undo_actions()
         self.choose_tool("Select")
-        self.scene.show_scan(document.board_image(), document.track.board.placement)
+        self._show_board_picture()
         self.validation.run_now(document.track)
         self.view.fit()
         self.view.setFocus()  # the board, not a field whose focus-out would look like an edit
@@ -153,18 +157,36 @@ class MainWindow(QMainWindow):
         except TrackFileError as err:
             self._error("Cannot open track", err.render())
             return False
-        recovered = autosave.recoverable(document.path)
-        if recovered is not None and self._confirm(
-            "Recover unsaved work",
-            f"{path.name} has unsaved changes from a session that did not end cleanly. "
-            "Restore them?",
-        ):
-            document.edit("Recover autosaved work", lambda _t: recovered)
-        elif recovered is not None:
-            autosave.discard(document.path)
-        self.set_document(document)
+        self._recover_into(document, path.resolve())
         menus.remember(self, path)
         return True
+
+    def _recover_into(self, document: TrackDocument, track_path: Path) -> None:
+        """Show ``document``, first offering back the newest unsaved work an editor of its
+        track left when it ended without saving. The side file offered is removed once the
+        answer is given (restored work is first written to this window's own side file);
+        others left stay, and are offered at the next opening while newer than the file. Side
+        files of editors still open are left alone."""
+        autosave.discard_superseded(track_path)
+        left = autosave.recoverable(track_path)
+        if not left:
+            self.set_document(document)
+            return
+        newest = left[0]
+        written = datetime.fromtimestamp(newest.written).strftime("%Y-%m-%d %H:%M")
+        others = f", the newest of {len(left)}" if len(left) > 1 else ""
+        if self._confirm(
+            "Recover unsaved work",
+            f"{track_path.name} has unsaved changes from an editor that did not close "
+            f"cleanly (last written {written}){others}. Restore them?",
+        ):
+            document.edit("Recover autosaved work", lambda _t: newest.track)
+            self.set_document(document)
+            if self.autosaver is not None and self.autosaver.save_now() is not None:
+                autosave.discard_left(newest.side)  # kept until this window's copy is written
+        else:
+            autosave.discard_left(newest.side)
+            self.set_document(document)
 
     def new_from_scan(self, image: Path) -> bool:
         """Start a track over a board scan (its size comes from the picture)."""
@@ -198,7 +220,18 @@ class MainWindow(QMainWindow):
     def _save_to(self, path: Path) -> bool:
         """Write the track to ``path``. A save that fails leaves the document exactly as it
         was: the board picture's path, respelled for the new folder, is put back, so that the
-        next save to the original file still names a picture that exists."""
+        next save to the original file still names a picture that exists. Over its own file
+        changed on disk since it was read or written (another editor saved it), the save asks
+        first rather than silently overwriting that other work."""
+        if path.resolve() == self.document.path and self.document.changed_on_disk():
+            answer = (file_commands.ask_overwrite_changed(self, path) if self.ask
+                      else self.changed_on_disk_answer)
+            if answer == file_commands.SAVE_ELSEWHERE:
+                return self.save_as()
+            if answer != file_commands.OVERWRITE:
+                self.show_status(f"Not saved: {path.name} was changed on disk by another "
+                                 "program; your work is still open")
+                return False
         original = self.document.track
         track = original
         image = self.document.board_image()
@@ -246,6 +279,9 @@ class MainWindow(QMainWindow):
 
     unsaved_answer = "cancel"
     """What ``maybe_save`` answers when ``ask`` is off: "save", "discard" or "cancel"."""
+    changed_on_disk_answer = file_commands.CANCEL
+    """What a save over a file changed on disk does when ``ask`` is off (see
+    :func:`editor.file_commands.ask_overwrite_changed`)."""
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self.maybe_save():
@@ -265,7 +301,7 @@ class MainWindow(QMainWindow):
     def _track_changed(self, old: Track, new: Track) -> None:
         self.scene.show_track(new)
         if old.board.image != new.board.image:  # a picture set or relinked, or that undone
-            self.scene.show_scan(self.document.board_image(), new.board.placement)
+            self._show_board_picture()
         self.validation.schedule(new)
         self._update_title()
 
@@ -309,6 +345,16 @@ class MainWindow(QMainWindow):
 
     def _scan_problem(self, message: str) -> None:
         self.show_status(message + " (File > Relink board picture)")
+
+    def _show_board_picture(self) -> None:
+        """Show the document's board picture, or say why it is left out: a name that cannot be
+        a file name leaves the track open without its picture."""
+        problem = self.document.picture_problem()
+        if problem is not None:
+            self.scene.show_scan(None)
+            self._scan_problem(problem)
+            return
+        self.scene.show_scan(self.document.board_image(), self.document.track.board.placement)
 
     def _bind_undo_actions(self) -> None:
         stack = self.document.undo_stack

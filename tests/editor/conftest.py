@@ -36,6 +36,36 @@ def _windows_die_between_tests(qapp) -> Iterator[None]:  # type: ignore[no-untyp
     _bury_the_dead()
 
 
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _autosaves_in_the_tests_own_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The autosave of a track of the repository (``tracks/monaco.json``), or of a track never
+    saved, goes to the test's own folder.
+
+    Left beside the shipped track, the side file of a test that edits it would be offered back,
+    and taken (``confirm_answer``), by a test of another process (``pytest -n``) that opens the
+    same track meanwhile, or by the user's next ``make run`` should the test die before its
+    window closes; an untitled track's would go to the user's own data folder, which the test
+    processes share. The tests of autosave itself use tracks in their ``tmp_path``, whose side
+    files stay where the editor puts them."""
+    from editor import autosave
+
+    beside = autosave.side_file
+    folder = tmp_path / "autosaves"
+    folder.mkdir(exist_ok=True)
+
+    def side_file(track_path: Path | None) -> Path:
+        if track_path is None:
+            return folder / beside(None).name
+        if track_path.resolve().is_relative_to(REPOSITORY):
+            return folder / beside(track_path).name
+        return beside(track_path)
+
+    monkeypatch.setattr(autosave, "side_file", side_file)
+
+
 @pytest.fixture
 def ring_file(tmp_path: Path) -> Path:
     path = tmp_path / "ring.json"

@@ -98,6 +98,18 @@ def test_save_and_reopen_round_trip(window, ring_file: Path, tmp_path: Path) -> 
     assert str(target.resolve()) == window.recent_files()[0]
 
 
+def _killed(window) -> Path:  # type: ignore[no-untyped-def]
+    """The side file ``window`` has written, as it would be left by its editor killed: under
+    the name of an editor no longer running (the window itself stays open, its timer stopped,
+    and no lock is held for that name)."""
+    side = window.autosaver.save_now()
+    assert side is not None and side.is_file()
+    window.autosaver.timer.stop()
+    left = autosave.own_side_file(window.document.path, "4242-0badf00d")
+    side.rename(left)
+    return left
+
+
 def _second_session(qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
     """Another editor started after the first one was killed (the first never closes)."""
     from PySide6.QtCore import QSettings
@@ -120,16 +132,14 @@ def test_autosave_is_offered_back_after_a_crash(
             update={"metadata": t.metadata.model_copy(update={"name": "Unsaved work"})}
         ),
     )
-    side = window.autosaver.save_now()
-    assert side is not None and side.is_file()
-    window.autosaver.timer.stop()
+    left = _killed(window)
     second = _second_session(qtbot, tmp_path)
     second.confirm_answer = True
     assert second.open_path(ring_file)
     assert second.document.track.metadata.name == "Unsaved work"
     assert second.document.modified, "recovered work is unsaved until the user saves it"
     assert second.save()
-    assert not autosave.side_file(ring_file.resolve()).exists()
+    assert not left.exists() and not autosave.side_files(ring_file.resolve())
     assert load_track(ring_file).metadata.name == "Unsaved work"
     second.validation.wait()
 
@@ -144,13 +154,12 @@ def test_declining_recovery_discards_the_side_file(
             update={"metadata": t.metadata.model_copy(update={"name": "Unsaved"})}
         ),
     )
-    window.autosaver.save_now()
-    window.autosaver.timer.stop()
+    left = _killed(window)
     second = _second_session(qtbot, tmp_path)
     second.confirm_answer = False
     second.open_path(ring_file)
     assert second.document.track.metadata.name == "Test ring"
-    assert not autosave.side_file(ring_file.resolve()).exists()
+    assert not left.exists()
     second.validation.wait()
 
 
@@ -327,7 +336,7 @@ def test_autosave_writes_on_its_own_thread_and_the_editor_goes_on(
     held = _HeldText(monkeypatch)
     pending = window.autosaver.save_later()  # what the timer's tick does
     assert pending is not None and held.writing.wait(10)
-    side = autosave.side_file(ring_file.resolve())
+    side = window.autosaver.side_file()
     assert not side.exists(), "the tick returned while the text is still being written"
     # Meanwhile the designer edits on: the snapshot already taken is what gets written.
     _rename(window, "Edited meanwhile")
@@ -351,6 +360,6 @@ def test_a_save_during_an_autosave_leaves_no_side_file(
     assert window.save()  # the user saves while the autosave is being written
     held.release.set()
     assert pending.result(10) is None, "the stale write is dropped"
-    assert not autosave.side_file(ring_file.resolve()).exists(), (
+    assert not window.autosaver.side_file().exists(), (
         "a side file written after the save would offer old work back at the next start")
     assert load_track(ring_file).metadata.name == "Saved"

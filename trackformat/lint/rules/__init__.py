@@ -2,6 +2,7 @@
 line, reachability and the pit lane's chain). Importing this package registers them all."""
 
 from trackformat.lint.rules import (  # noqa: F401
+    board_picture,
     corner_paths,
     corners,
     finish_line,
