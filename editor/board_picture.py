@@ -8,7 +8,6 @@ places it exactly (see :mod:`editor.placement`).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from editor import placement as place
 from editor import session
+from editor.document import relative_path
 from trackformat.model import Placement, Track
 
 if TYPE_CHECKING:
@@ -48,11 +48,8 @@ def spelled(window: MainWindow, image: Path) -> str:
     return relative(image, window.document.path.parent)
 
 
-def relative(image: Path, folder: Path) -> str:
-    try:
-        return Path(os.path.relpath(image, folder)).as_posix()
-    except ValueError:  # another drive on Windows
-        return image.as_posix()
+relative = relative_path
+"""``image`` named from ``folder`` (see :func:`editor.document.relative_path`)."""
 
 
 def _with_board(track: Track, **changes: object) -> Track:

@@ -40,6 +40,15 @@ def empty_track(
     )
 
 
+def relative_path(image: Path, folder: Path) -> str:
+    """``image`` named from ``folder`` (as the track file names its board picture), or in full
+    where no relative name exists (another drive on Windows)."""
+    try:
+        return Path(os.path.relpath(image, folder)).as_posix()
+    except ValueError:
+        return image.as_posix()
+
+
 @dataclass(frozen=True)
 class DiskStamp:
     """What a track file held when the editor last read or wrote it, to tell at the next save
@@ -221,7 +230,17 @@ class TrackDocument(QObject):
         target = path or self._path
         if target is None:
             raise ValueError("no file name: use save as")
-        save_track(self._track, target)
+        # The board picture is stored relative to the track file, so that the pair can move
+        # together: a save elsewhere respells it, a save that fails leaves it as it was.
+        track = self._track
+        image = self.board_image()
+        if image is not None:
+            spelled = relative_path(image, target.resolve().parent)
+            if spelled != track.board.image:
+                board = track.board.model_copy(update={"image": spelled})
+                track = track.model_copy(update={"board": board})
+        save_track(track, target)
+        self._track = track  # the same picture, named from the new folder: not an edit to undo
         self._path = target.resolve()
         self._on_disk = DiskStamp.of(self._path)
         self._unsaved = False

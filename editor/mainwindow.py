@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QRectF, QSettings, Qt
@@ -18,7 +18,16 @@ from PySide6.QtWidgets import (
     QUndoView,
 )
 
-from editor import autosave, board_picture, docks, file_commands, file_places, menus
+from editor import (
+    autosave,
+    board_picture,
+    docks,
+    file_commands,
+    file_places,
+    menus,
+    new_board,
+    recovery,
+)
 from editor.document import TrackDocument, empty_track
 from editor.minimap import Minimap
 from editor.panels.inspector import Inspector
@@ -157,36 +166,14 @@ class MainWindow(QMainWindow):
         except TrackFileError as err:
             self._error("Cannot open track", err.render())
             return False
-        self._recover_into(document, path.resolve())
+        restored = recovery.offer_left_work(document, path.resolve(), self._confirm)
+        self.set_document(document)
+        saved_here = restored is not None and self.autosaver is not None and (
+            self.autosaver.save_now() is not None)  # this window's own copy of the work first
+        if restored is not None and saved_here:
+            autosave.discard_left(restored)
         menus.remember(self, path)
         return True
-
-    def _recover_into(self, document: TrackDocument, track_path: Path) -> None:
-        """Show ``document``, first offering back the newest unsaved work an editor of its
-        track left when it ended without saving. The side file offered is removed once the
-        answer is given (restored work is first written to this window's own side file);
-        others left stay, and are offered at the next opening while newer than the file. Side
-        files of editors still open are left alone."""
-        autosave.discard_superseded(track_path)
-        left = autosave.recoverable(track_path)
-        if not left:
-            self.set_document(document)
-            return
-        newest = left[0]
-        written = datetime.fromtimestamp(newest.written).strftime("%Y-%m-%d %H:%M")
-        others = f", the newest of {len(left)}" if len(left) > 1 else ""
-        if self._confirm(
-            "Recover unsaved work",
-            f"{track_path.name} has unsaved changes from an editor that did not close "
-            f"cleanly (last written {written}){others}. Restore them?",
-        ):
-            document.edit("Recover autosaved work", lambda _t: newest.track)
-            self.set_document(document)
-            if self.autosaver is not None and self.autosaver.save_now() is not None:
-                autosave.discard_left(newest.side)  # kept until this window's copy is written
-        else:
-            autosave.discard_left(newest.side)
-            self.set_document(document)
 
     def new_from_scan(self, image: Path) -> bool:
         """Start a track over a board scan (its size comes from the picture)."""
@@ -232,27 +219,11 @@ class MainWindow(QMainWindow):
                 self.show_status(f"Not saved: {path.name} was changed on disk by another "
                                  "program; your work is still open")
                 return False
-        original = self.document.track
-        track = original
-        image = self.document.board_image()
-        if image is not None:
-            # The scan is stored relative to the track file, so the pair can move together.
-            relative = _relative(image, path.resolve().parent)
-            if relative != track.board.image:
-                track = track.model_copy(
-                    update={"board": track.board.model_copy(update={"image": relative})}
-                )
-        self.document._track = track  # same picture, new spelling: not an edit to undo
-        saved = False
         try:
             self.document.save(path)
-            saved = True
         except OSError as err:
             self._error("Cannot save", f"{path}: {err.strerror or err}. Your work is still open.")
             return False
-        finally:
-            if not saved:
-                self.document._track = original
         menus.remember(self, path)
         self.show_status(f"Saved {path.name}")
         return True
@@ -265,17 +236,11 @@ class MainWindow(QMainWindow):
             return self.unsaved_answer != "cancel" and (
                 self.unsaved_answer != "save" or self.save()
             )
+        buttons = QMessageBox.StandardButton
         answer = QMessageBox.question(
-            self,
-            "Unsaved changes",
-            f"Save the changes to {self.document.title().lstrip('*')}?",
-            QMessageBox.StandardButton.Save
-            | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel,
-        )
-        if answer == QMessageBox.StandardButton.Save:
-            return self.save()
-        return answer == QMessageBox.StandardButton.Discard
+            self, "Unsaved changes", f"Save the changes to {self.document.title().lstrip('*')}?",
+            buttons.Save | buttons.Discard | buttons.Cancel)
+        return self.save() if answer == buttons.Save else answer == buttons.Discard
 
     unsaved_answer = "cancel"
     """What ``maybe_save`` answers when ``ask`` is off: "save", "discard" or "cancel"."""
@@ -366,11 +331,10 @@ class MainWindow(QMainWindow):
     def choose_tool(self, name: str) -> None:
         tool = self.tools[name]
         self.view.set_tool(tool)
-        options = tool.options()
         # Taken out, not deleted: each tool keeps its options widget for the next time. The
         # dock stays shown (saying when a tool has no options), so the board does not jump.
         self.options_area.takeWidget()
-        self.options_area.setWidget(options or QLabel(f"The {name} tool has no options"))
+        self.options_area.setWidget(tool.options() or QLabel(f"The {name} tool has no options"))
         self.options_dock.setWindowTitle(f"{name} options")
         for action in self.tool_actions.actions():
             action.setChecked(action.text() == name)
@@ -384,15 +348,23 @@ class MainWindow(QMainWindow):
         if name:
             self.open_path(Path(name))
 
-    def new_dialog(self) -> None:
-        image = board_picture.choose_picture(self)
-        if image is not None:
-            self.new_from_scan(image)
+    def new_blank(self, board: new_board.BlankBoard | None = None) -> bool:
+        """Start a track on an empty board (see :mod:`editor.new_board`), asking its size
+        unless ``board`` is given."""
+        if board is None and self.ask:
+            board = new_board.ask_blank_board(self)
+        if board is None or not self.maybe_save():
+            return False
+        self.set_document(TrackDocument(new_board.blank_track(board), None, self))
+        self.show_status(f"New blank board, {board.width} x {board.height} px: lay the road "
+                         "with the Lanes tool (N)")
+        return True
 
-    def set_picture_dialog(self) -> None:
+    def with_chosen_picture(self, then: Callable[[Path], object]) -> None:
+        """Ask for a board picture, then start a track over it, set or relink it (``then``)."""
         image = board_picture.choose_picture(self)
         if image is not None:
-            self.set_board_picture(image)
+            then(image)
 
     def set_board_picture(self, image: Path) -> bool:
         """Put another picture under the track without moving the track (see
@@ -402,11 +374,6 @@ class MainWindow(QMainWindow):
     picture_size_answer = board_picture.SCALE_PICTURE
     """What ``set_board_picture`` does with a picture of another size when ``ask`` is off."""
 
-    def relink_dialog(self) -> None:
-        image = board_picture.choose_picture(self)
-        if image is not None:
-            self.relink_scan(image)
-
     def relink_scan(self, image: Path) -> bool:
         """Point the track at its board picture moved or renamed, keeping its placement."""
         return board_picture.relink(self, image)
@@ -415,9 +382,8 @@ class MainWindow(QMainWindow):
         return menus.recent_files(self)
 
     def _confirm(self, title: str, text: str) -> bool:
-        if not self.ask:
-            return self.confirm_answer
-        return QMessageBox.question(self, title, text) == QMessageBox.StandardButton.Yes
+        yes = QMessageBox.StandardButton.Yes
+        return QMessageBox.question(self, title, text) == yes if self.ask else self.confirm_answer
 
     confirm_answer = True
 
@@ -432,7 +398,3 @@ class MainWindow(QMainWindow):
     """The warnings of the last import, export or picture (shown in a message when asking)."""
     last_help = ""
     """The shortcuts the Help menu showed last (HTML)."""
-
-
-def _relative(image: Path, folder: Path) -> str:
-    return board_picture.relative(image, folder)

@@ -43,14 +43,18 @@ def build(window: MainWindow) -> None:
     bar = window.menuBar()
     file = bar.addMenu("&File")
     keys = QKeySequence.StandardKey
-    _action(window, file, "New from board picture...", window.new_dialog, keys.New)
+    _action(window, file, "New blank board...", window.new_blank, keys.New)
+    _action(window, file, "New from board picture...",
+            lambda: window.with_chosen_picture(window.new_from_scan), "Ctrl+Shift+N")
     _action(window, file, "Open...", window.open_dialog, keys.Open)
     window.recent_menu = file.addMenu("Open recent")
     refresh_recent(window)
     _action(window, file, "Save", window.save, keys.Save)
     _action(window, file, "Save as...", window.save_as, keys.SaveAs)
-    _action(window, file, "Set board picture...", window.set_picture_dialog)
-    _action(window, file, "Relink board picture...", window.relink_dialog)
+    _action(window, file, "Set board picture...",
+            lambda: window.with_chosen_picture(window.set_board_picture))
+    _action(window, file, "Relink board picture...",
+            lambda: window.with_chosen_picture(window.relink_scan))
     file.addSeparator()
     _action(window, file, "Import GP Online...", lambda: file_commands.import_gponline(window))
     _action(window, file, "Export to GP Online...", lambda: file_commands.export_gponline(window))
