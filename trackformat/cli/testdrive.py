@@ -38,6 +38,7 @@ from trackformat.rules import (
     load_ruleset,
 )
 from trackformat.sim.batch.compare import ReportError, changes_json, compare
+from trackformat.sim.batch.racelog import MAX_LAPS, RaceCannotStart, check_start
 from trackformat.sim.batch.report import batch_report
 from trackformat.sim.batch.report_file import ReportFileError, read_json_report
 from trackformat.sim.batch.stats import DriveStats
@@ -59,8 +60,12 @@ DEFAULT_BOT = "strong"
 report shows the track, not a bot's blunders."""
 
 
-def _count(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``minimum``."""
+def whole_number(minimum: int, maximum: int | None = None,
+                 why: str = "") -> Callable[[str], int]:
+    """An argparse type: a whole number from ``minimum`` to ``maximum`` (None: no most), so a
+    number out of bounds is a usage error (exit 2) before any work; ``why`` ends the message
+    (the bound's reason)."""
+    reason = f": {why}" if why else ""
 
     def parse(text: str) -> int:
         try:
@@ -68,10 +73,34 @@ def _count(minimum: int) -> Callable[[str], int]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"{value} is less than {minimum}")
+            raise argparse.ArgumentTypeError(f"{value} is less than {minimum}{reason}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{value} is more than {maximum}{reason}")
         return value
 
     return parse
+
+
+LAPS_WHY = f"a race has 1 to {MAX_LAPS} laps, as many as a track file may give"
+"""Why ``--laps`` is bounded: a race of 100,000 laps runs for hours and tells nothing more."""
+
+
+def output_problem(name: str, option: str) -> str:
+    """Why the output file ``name`` (of ``option``) cannot be written, found before any work
+    and without creating anything; empty when nothing is known against it. A folder on its way
+    that is a file is named: the file system says only "File exists" or "Not a directory"."""
+    path = Path(name)
+    try:
+        if path.is_dir():
+            return f"{name}: is a folder; {option} needs a file name"
+        for folder in path.parents:
+            if folder.exists():
+                if not folder.is_dir():
+                    return f"{name}: cannot be written: {folder} is a file, not a folder"
+                break
+    except OSError as err:  # a name too long to look up
+        return f"{name}: cannot be written: {err.strerror or err}"
+    return ""
 
 
 def _cores() -> int:
@@ -206,6 +235,9 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
             return _fail("trackformat testdrive compare: needs two test-drive reports: "
                          "`trackformat testdrive compare A.json B.json`")
         before, after = args.reports
+        problem = output_problem(args.json, "--json") if args.json not in (None, "-") else ""
+        if problem:
+            return _fail(problem)
         return cmd_compare(before, after, args.json)
     if args.reports:
         return _fail(f"trackformat testdrive: one track at a time; unexpected "
@@ -213,14 +245,16 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
     source = str(Path(args.track))
     names = [n.strip() for n in args.bots.split(",")] if args.bots else [args.bot]
     json_out = args.json
-    if json_out not in (None, "-") and Path(json_out).is_dir():
-        return _fail(f"{json_out}: is a folder; --json needs a file name")
     if json_out not in (None, "-"):
         # Found out now, not after every race has run.
+        problem = output_problem(json_out, "--json")
         try:
-            check_writable(Path(json_out))
-        except OSError as err:
-            return _fail(f"{json_out}: cannot be written: {err.strerror or err}")
+            if not problem:
+                check_writable(Path(json_out))
+        except (OSError, ValueError) as err:
+            problem = f"{json_out}: cannot be written: {getattr(err, 'strerror', None) or err}"
+        if problem:
+            return _fail(problem)
     try:
         track = load_track(args.track)
         refuse_output_onto_picture(args.json, track, args.track)
@@ -233,9 +267,13 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
         rules = load_ruleset(args.ruleset)
     except RulesetError as err:
         return _fail(err.render())
+    rules = rules.with_team_repairs() if args.team_race else rules
+    try:
+        check_start(track, rules, args.cars, args.laps)  # before a line-up of that many cars
+    except RaceCannotStart as err:
+        return _fail(f"{source}: cannot test drive: {err}")
     try:
         bots = bot_lineup(names, args.cars)
-        rules = rules.with_team_repairs() if args.team_race else rules
         builds = (build_lineup(args.builds.split(";"), args.cars, rules.car_build, rules.builds,
                                rules.name) if args.builds is not None else ())
     except (DriveError, BuildError, ValueError) as err:
@@ -285,9 +323,9 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
                        help="track file; or `compare`, then two test-drive reports (JSON) to "
                             "list the rates that changed beyond their 95%% intervals")
     drive.add_argument("reports", nargs="*", help=argparse.SUPPRESS)
-    drive.add_argument("--races", type=_count(1), default=100, metavar="N",
+    drive.add_argument("--races", type=whole_number(1), default=100, metavar="N",
                        help="races to run (default 100)")
-    drive.add_argument("--cars", type=_count(1), default=6, metavar="K",
+    drive.add_argument("--cars", type=whole_number(1), default=6, metavar="K",
                        help="cars in each race (default 6)")
     who = drive.add_mutually_exclusive_group()
     known = ", ".join(sorted(driver_factories()))
@@ -304,12 +342,12 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     drive.add_argument("--team-race", action="store_true",
                        help="the team race's repairs: each team of two cars (1-2, 3-4, ...) "
                             "shares 4 repair WP at its pit stops; needs an even --cars")
-    drive.add_argument("--laps", type=_count(1), metavar="L",
-                       help="laps per race (default: the track's)")
+    drive.add_argument("--laps", type=whole_number(1, MAX_LAPS, LAPS_WHY), metavar="L",
+                       help=f"laps per race, 1 to {MAX_LAPS} (default: the track's)")
     drive.add_argument("--seed", type=int, default=0, metavar="S",
                        help="seed of the batch: the same seed gives the same report (default 0)")
     where = drive.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=_count(0), nargs="?", const=0, metavar="W",
+    where.add_argument("--workers", type=whole_number(0), nargs="?", const=0, metavar="W",
                        help="processes to race in; --workers alone or 0: every core (default 1)")
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="race on the Dask cluster of this scheduler (tcp://HOST:8786); "

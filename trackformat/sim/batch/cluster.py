@@ -34,7 +34,7 @@ import hashlib
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import CancelledError
 from functools import cache
 from pathlib import Path
@@ -50,10 +50,10 @@ from trackformat.sim.batch.stats import DriveStats
 from trackformat.sim.batch.testdrive import (
     Chunk,
     ChunkMerger,
+    ChunkPlan,
     DriveContext,
     DriveSpec,
     Progress,
-    plan_chunks,
     prepare,
     run_chunk,
 )
@@ -223,7 +223,7 @@ def run_on_cluster(client: Client, spec: DriveSpec, races: int,
     batch get work too); the client holds at most ``window * (1 + HELD_PER_WINDOW)`` chunks'
     results. Raises :class:`ClusterError` when the cluster cannot finish the batch.
     """
-    chunks = plan_chunks(races)
+    chunks = ChunkPlan(races)  # worked out as they are sent, never listed
     batch = f"trackformat-testdrive-{uuid.uuid4().hex}"
     merger = ChunkMerger(chunks, progress)
     try:
@@ -242,7 +242,7 @@ def run_on_cluster(client: Client, spec: DriveSpec, races: int,
     return merger.total
 
 
-def _windowed(client: Client, batch: str, chunks: tuple[Chunk, ...], merger: ChunkMerger,
+def _windowed(client: Client, batch: str, chunks: Sequence[Chunk], merger: ChunkMerger,
               running: dict[str, tuple[Chunk, Future[DriveStats]]],
               window: int | None) -> Iterator[tuple[Chunk, DriveStats]]:
     """Chunks' results as they complete, keeping at most ``window`` chunks out on the cluster

@@ -6,20 +6,23 @@ and spin, which bot wins. A batch answers it by running races and counting their
 
 The same seed and settings give the same report however the work is spread:
 
-- race ``i`` of a batch is raced with the seed :func:`race_seed` (seed, i), whoever runs it;
-- :func:`plan_chunks` alone decides how the races are cut into chunks, from their number only;
+- race ``i`` of a batch is raced with the seed :func:`~trackformat.sim.batch.chunks.race_seed`
+  (seed, i), whoever runs it;
+- :class:`~trackformat.sim.batch.chunks.ChunkPlan` alone decides how the races are cut into
+  chunks, from their number only, working each chunk out when it is asked for (a batch of a
+  trillion races starts at once, and holds no more than a batch of ten);
 - each chunk gives a :class:`~trackformat.sim.batch.stats.DriveStats`, and the chunks' counts are
   merged in chunk order; the counts are exact, so the merge is too.
 
 A chunk needs only the :class:`DriveSpec` (plain JSON-able data: the track and ruleset
 documents) and its own :class:`Chunk`, so it can run in this process, in a worker process
-(:func:`run_batch` with ``workers``) or on another machine.
+(:func:`run_batch` with ``workers``) or on another machine. How a batch is cut into chunks and
+merged back is :mod:`~trackformat.sim.batch.chunks`'s; its names are imported from here too.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import multiprocessing
 import queue
@@ -42,7 +45,16 @@ from trackformat.rules import (
     lineup_points,
     ruleset_from_document,
 )
+from trackformat.sim.batch.chunks import MAX_CHUNK as MAX_CHUNK
+from trackformat.sim.batch.chunks import MIN_CHUNKS as MIN_CHUNKS
+from trackformat.sim.batch.chunks import Chunk as Chunk
+from trackformat.sim.batch.chunks import ChunkMerger as ChunkMerger
+from trackformat.sim.batch.chunks import ChunkPlan as ChunkPlan
+from trackformat.sim.batch.chunks import Progress as Progress
+from trackformat.sim.batch.chunks import plan_chunks as plan_chunks
+from trackformat.sim.batch.chunks import race_seed as race_seed
 from trackformat.sim.batch.engines import KernelSupply, KernelUnavailable, Racer
+from trackformat.sim.batch.racelog import MAX_LAPS
 from trackformat.sim.batch.stats import DriveStats
 from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice
@@ -50,15 +62,10 @@ from trackformat.sim.drivers.bots import DRIVERS
 from trackformat.sim.race.grid import RaceSetupError, new_race
 from trackformat.sim.race.runner import Driver, run_race
 
-MAX_CHUNK = 10
-"""Races per chunk at most: small enough for a smooth progress bar and an even share of work
-between workers, big enough that sending a chunk's counts back costs nothing."""
-
-MIN_CHUNKS = 64
-"""Small batches are cut into up to this many chunks, so that every worker gets some."""
-
-Progress = Callable[[int, int], None]
-"""Called with (races done, races in the batch) as chunks complete."""
+POOL_AHEAD = 4
+"""Chunks handed to a process pool ahead of this process's own, per worker process: more than a
+worker takes while this process races one chunk, so none waits for work; few, so that a batch
+of any size holds a handful of them."""
 
 
 class DriveError(ValueError):
@@ -83,36 +90,6 @@ def bot_lineup(names: Sequence[str], cars: int) -> tuple[str, ...]:
     if cars < 1:
         raise DriveError("a test drive needs at least one car")
     return tuple(names[car % len(names)] for car in range(cars))
-
-
-def race_seed(seed: int, index: int) -> int:
-    """The seed of race ``index`` of a batch: a hash of both numbers, the same in every process
-    and on every machine (unlike Python's ``hash``)."""
-    digest = hashlib.blake2b(f"testdrive:{seed}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """Races ``start`` to ``stop - 1`` of a batch; ``index`` is its place in the merge order."""
-
-    index: int
-    start: int
-    stop: int
-
-    @property
-    def races(self) -> range:
-        return range(self.start, self.stop)
-
-
-def plan_chunks(races: int) -> tuple[Chunk, ...]:
-    """How a batch of ``races`` is cut: the one place that decides it, from the number of races
-    only, so every way of running the batch runs the same chunks."""
-    size = max(1, min(MAX_CHUNK, -(-races // MIN_CHUNKS)))
-    return tuple(
-        Chunk(index, start, min(start + size, races))
-        for index, start in enumerate(range(0, races, size))
-    )
 
 
 @dataclass(frozen=True)
@@ -199,6 +176,8 @@ def prepare(spec: DriveSpec, cold: str = "compile",
     builds = spec.build_points(rules)
     if spec.laps < 1:
         raise DriveError(f"a race needs at least one lap, not {spec.laps}")
+    if spec.laps > MAX_LAPS:
+        raise DriveError(f"a race has at most {MAX_LAPS} laps, as a track file, not {spec.laps}")
     if spec.engine not in ENGINES:
         raise DriveError(f"unknown engine {spec.engine!r}: choose {' or '.join(ENGINES)}")
     try:
@@ -273,56 +252,6 @@ def _work(chunk: Chunk) -> DriveStats:
     return run_chunk(_worker_context, chunk)
 
 
-class ChunkMerger:
-    """Chunks' counts added up in chunk order, each chunk exactly once, however they come back.
-
-    Workers finish chunks in any order, and a cluster that loses a worker runs its chunks again,
-    so a chunk may come back late, or twice. Early chunks wait until the ones before them are
-    in; a chunk already merged or already waiting is ignored. Every way of running a batch
-    (this process, a process pool, a Dask cluster) merges through here, so they all add the
-    same counts in the same order.
-    """
-
-    def __init__(self, chunks: Sequence[Chunk], progress: Progress | None = None) -> None:
-        self.chunks = tuple(chunks)
-        self.total = DriveStats()
-        """The counts of the chunks merged so far."""
-        self.races_done = 0
-        self._progress = progress
-        self._races = sum(len(chunk.races) for chunk in self.chunks)
-        self._next = 0
-        """Chunks below this index are merged."""
-        self._waiting: dict[int, DriveStats] = {}
-
-    @property
-    def waiting(self) -> int:
-        """Chunks back early, held until the chunks before them are in."""
-        return len(self._waiting)
-
-    @property
-    def complete(self) -> bool:
-        return self._next == len(self.chunks)
-
-    def missing(self) -> list[int]:
-        """Indices of the chunks not merged yet."""
-        return list(range(self._next, len(self.chunks)))
-
-    def add(self, chunk: Chunk, stats: DriveStats) -> bool:
-        """Take a chunk's counts; False when that chunk was already taken (and is ignored)."""
-        if not 0 <= chunk.index < len(self.chunks) or self.chunks[chunk.index] != chunk:
-            raise ValueError(f"{chunk} is not a chunk of this batch")
-        if chunk.index < self._next or chunk.index in self._waiting:
-            return False
-        self._waiting[chunk.index] = stats
-        while self._next in self._waiting:
-            self.total.merge(self._waiting.pop(self._next))
-            self.races_done += len(self.chunks[self._next].races)
-            self._next += 1
-            if self._progress is not None:
-                self._progress(self.races_done, self._races)
-        return True
-
-
 def _pooled(context: DriveContext, chunks: Sequence[Chunk],
             workers: int) -> Iterator[tuple[Chunk, DriveStats]]:
     """Chunks raced by this process and ``workers - 1`` worker processes, as they complete.
@@ -337,24 +266,27 @@ def _pooled(context: DriveContext, chunks: Sequence[Chunk],
                                mp_context=multiprocessing.get_context("spawn"),
                                initializer=_start_worker, initargs=(context.spec,))
     finished: queue.SimpleQueue[int] = queue.SimpleQueue()
+    handed: dict[int, Future[DriveStats]] = {}
+    """Chunks handed to the pool and not handed on yet, by index: a few, whatever the batch."""
+    queued = 0
+    """Chunks below this index have been handed to the pool."""
     try:
-        futures: list[Future[DriveStats]] = []
         for index, chunk in enumerate(chunks):
-            future = pool.submit(_work, chunk)
-            future.add_done_callback(functools.partial(_done, finished, index))
-            futures.append(future)
-        left = len(chunks)
-        for index, chunk in enumerate(chunks):
-            if futures[index].cancel():  # no worker has it yet: this process races it
+            while queued < min(index + POOL_AHEAD * (workers - 1), len(chunks)):
+                future = pool.submit(_work, chunks[queued])
+                future.add_done_callback(functools.partial(_done, finished, queued))
+                handed[queued] = future
+                queued += 1
+            mine = handed.get(index)
+            if mine is not None and mine.cancel():  # no worker has it yet: this process races it
+                del handed[index]
                 yield chunk, run_chunk(context, chunk)
-                left -= 1
             # What the workers finished, handed on; after the last chunk, the rest as it comes.
             last = index == len(chunks) - 1
-            while left and (last or not finished.empty()):
+            while handed and (last or not finished.empty()):
                 done = finished.get()
-                if not futures[done].cancelled():  # a chunk this process took: not a worker's
-                    left -= 1
-                    yield chunks[done], futures[done].result()
+                if done in handed:  # not a chunk this process took
+                    yield chunks[done], handed.pop(done).result()
     except BaseException:
         # Interrupted or failed: the chunks still running are of no use, and waiting for them
         # could take minutes, so the workers are stopped at once.
@@ -392,7 +324,7 @@ def run_batch(spec: DriveSpec, races: int, workers: int = 1,
     same. ``context`` reuses an already prepared spec for the work done in this process.
     """
     context = context if context is not None else prepare(spec)
-    chunks = plan_chunks(races)
+    chunks = ChunkPlan(races)
     merger = ChunkMerger(chunks, progress)
     if workers > 1 and len(chunks) > 1:
         results = _pooled(context, chunks, min(workers, len(chunks)))
