@@ -93,3 +93,52 @@ def test_the_scan_sees_every_kind_of_import() -> None:
              "importlib.import_module('PyQt6.QtGui')\nfrom . import sibling\n"
     roots = [root for _, root in _imported_roots(ast.parse(source))]
     assert roots == ["PySide6", "editor", "importlib", "PyQt6"]
+
+
+IMAGE_LIBRARIES = ("cv2", "skimage", "scipy")
+"""The tracer's libraries (the ``trace`` extra): only ``trackformat.trace`` may load them."""
+
+IMPORT_THE_COMMAND_LINE = """
+import sys
+import trackformat
+import trackformat.cli
+from trackformat.cli import build_parser
+build_parser()
+import trackformat.lint, trackformat.io, trackformat.builder, trackformat.interop.render
+loaded = sorted(n for n in sys.modules
+                if n.split(".")[0] in {libraries!r} or n.startswith("trackformat.trace"))
+print("loaded:", loaded)
+"""
+
+
+def test_the_command_line_loads_no_image_library() -> None:
+    """``import trackformat.cli`` (and the parser with the ``trace`` command in it) loads
+    neither the tracer nor its image libraries: the command imports them when it runs."""
+    script = IMPORT_THE_COMMAND_LINE.format(libraries=IMAGE_LIBRARIES)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            cwd=ROOT, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "loaded: []" in result.stdout
+
+
+def test_only_the_tracer_imports_the_image_libraries_at_load_time() -> None:
+    """Outside ``trackformat/trace``, no module imports an image library or the tracer in its
+    module body (inside a function, as ``trackformat trace`` does, is when it is used)."""
+    offenders = []
+    tracer = PACKAGE / "trace"
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if tracer in path.parents:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        top_level = ast.Module(body=[node for node in tree.body
+                                     if isinstance(node, ast.Import | ast.ImportFrom)],
+                               type_ignores=[])
+        for line, root in _imported_roots(top_level):
+            if root in IMAGE_LIBRARIES:
+                offenders.append(f"{path.relative_to(ROOT)}:{line} imports {root}")
+        for node in top_level.body:
+            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""])
+            if any(name.startswith("trackformat.trace") for name in names):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} imports the tracer")
+    assert offenders == []

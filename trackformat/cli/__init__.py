@@ -401,12 +401,13 @@ def build_parser() -> argparse.ArgumentParser:
         run=cmd_render, file_roles=FileRoles(inputs=("track", "heatmap"), outputs=("output",))
     )
 
-    from trackformat.cli import interop, moves, race, testdrive
+    from trackformat.cli import interop, moves, race, testdrive, trace
 
     interop.register(command)
     moves.register(command)
     testdrive.register(command)
     race.register(command)
+    trace.register(command)
     return parser
 
 
