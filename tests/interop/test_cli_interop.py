@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.factories import ring
+from tests.interop.gponline_circuit import small_circuit
 from trackformat.cli import main
 from trackformat.io import load_track, save_track
 
@@ -31,7 +32,7 @@ def test_import_writes_a_valid_track_and_warns_what_it_inferred(
 
 def test_export_then_import_again(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     track_file = tmp_path / "ring.json"
-    save_track(ring(), track_file)
+    save_track(small_circuit(), track_file)
     dat = tmp_path / "ring.dat"
     assert (
         main(
@@ -51,7 +52,25 @@ def test_export_then_import_again(tmp_path: Path, capsys: pytest.CaptureFixture[
     )
     assert dat.read_text().startswith("ring.png 2\n1 ")
     assert main(["import", "gponline", str(dat), "-o", str(tmp_path / "again.json")]) == 0
-    assert len(load_track(tmp_path / "again.json").spaces) == len(ring().spaces)
+    # The four team boxes beside the pit lane are garages in it in GP Online.
+    assert len(load_track(tmp_path / "again.json").spaces) == len(small_circuit().spaces) - 4
+    assert len(load_track(tmp_path / "again.json").pit_lane.garages) == 4  # type: ignore[union-attr]
+
+
+def test_export_names_the_board_picture_relative_to_the_dat(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "tracks" / "boards").mkdir(parents=True)
+    track = small_circuit()
+    track = track.model_copy(
+        update={"board": track.board.model_copy(update={"image": "boards/oval.png"})}
+    )
+    track_file = tmp_path / "tracks" / "oval.json"
+    save_track(track, track_file)
+    dat = tmp_path / "gp" / "oval.dat"
+    dat.parent.mkdir()
+    assert main(["export", "gponline", str(track_file), "-o", str(dat)]) == 0
+    assert dat.read_text().startswith("../tracks/boards/oval.png 0\n")
 
 
 def test_broken_inputs_exit_2_with_a_located_message(

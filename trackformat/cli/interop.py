@@ -16,10 +16,10 @@ from trackformat.interop.gponline import (
     DatError,
     GPOnlineExportError,
     GPOnlineImportError,
-    export_track,
+    export_file,
     import_file,
 )
-from trackformat.io import TrackFileError, load_track, save_track, write_text_atomically
+from trackformat.io import TrackFileError, load_track, save_track
 from trackformat.lint import validate
 
 FORMATS = ("gponline",)
@@ -78,18 +78,21 @@ def cmd_export(args: argparse.Namespace) -> int:
     except OutputRefused as err:
         print(err, file=sys.stderr)
         return EXIT_UNUSABLE
+    out = Path(args.output)
+    # The header names the board picture relative to the .dat, as the track names it relative
+    # to the track file.
+    picture = Path(args.track).parent / track.board.image if track.board.image else None
     try:
-        result = export_track(track, image=args.image, info_corner=args.info_corner)
+        result = export_file(
+            track, out, picture=picture, image=args.image, info_corner=args.info_corner
+        )
     except GPOnlineExportError as err:
         print(f"{args.track}: cannot export to GP Online: {err}", file=sys.stderr)
         return EXIT_UNUSABLE
-    _warn(result.warnings, str(args.track))
-    out = Path(args.output)
-    try:
-        write_text_atomically(out, result.text)
     except OSError as err:
         print(f"{out}: cannot be written: {err.strerror or err}", file=sys.stderr)
         return EXIT_UNUSABLE
+    _warn(result.warnings, str(args.track))
     print(f"wrote {out}: {len(result.dat.nodes)} nodes, {len(result.dat.edges)} edges")
     return EXIT_OK
 

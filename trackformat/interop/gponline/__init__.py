@@ -8,18 +8,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trackformat.interop.gponline.dat import DatError, DatFile, NodeType, format_dat, parse_dat
+from trackformat.interop.gponline.dat import (
+    MAX_DAT_BYTES,
+    DatError,
+    DatFile,
+    NodeType,
+    decode_dat,
+    format_dat,
+    parse_dat,
+)
 from trackformat.interop.gponline.exporter import (
     ExportResult,
     GPOnlineExportError,
+    export_file,
     export_track,
 )
 from trackformat.interop.gponline.importer import GPOnlineImportError, ImportResult, import_dat
 from trackformat.io.files import FileRefused, read_limited
-
-MAX_DAT_BYTES = 1024 * 1024
-"""Largest ``.dat`` file read: 1 MB. The real ones are about 20 KB (600 nodes); the limit leaves
-room for any board while bounding the work of importing a hostile file."""
 
 
 def read_dat_file(path: Path) -> DatFile:
@@ -36,13 +41,7 @@ def read_dat_file(path: Path) -> DatFile:
         raise DatError(source, None, "is a folder, not a GP Online track file") from None
     except OSError as err:
         raise DatError(source, None, f"cannot be read: {err.strerror or err}") from None
-    if b"\x00" in data[:4096]:
-        raise DatError(source, None, "binary data, not a GP Online track file")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return parse_dat(text, source)
+    return parse_dat(decode_dat(data, source), source)
 
 
 def import_file(path: Path, name: str | None = None) -> ImportResult:
@@ -59,6 +58,7 @@ __all__ = [
     "GPOnlineImportError",
     "ImportResult",
     "NodeType",
+    "export_file",
     "export_track",
     "format_dat",
     "import_dat",

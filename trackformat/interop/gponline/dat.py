@@ -89,6 +89,29 @@ MAX_NODES = 10_000
 nodes. The limit bounds the work of importing a hostile file (and an export is held to it)."""
 
 
+MAX_DAT_BYTES = 1024 * 1024
+"""Largest ``.dat`` file read: 1 MB. The real ones are about 20 KB (600 nodes); the limit leaves
+room for any board while bounding the work of importing a hostile file."""
+
+
+def decode_dat(data: bytes, source: str) -> str:
+    """The text of a ``.dat`` file's bytes, as the importer reads them; raises
+    :class:`DatError` for what it refuses: more than :data:`MAX_DAT_BYTES`, or a NUL byte near
+    the start (binary data). UTF-8 (with or without a byte order mark), else Latin-1.
+
+    The export reads its own text back through this too: a board picture name holding a NUL
+    would otherwise be written into a file the importer then refuses."""
+    if len(data) > MAX_DAT_BYTES:
+        raise DatError(source, None, f"is larger than {MAX_DAT_BYTES // 1024 // 1024} MB, far "
+                       "more than a GP Online track file")
+    if b"\x00" in data[:4096]:
+        raise DatError(source, None, "binary data, not a GP Online track file")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
 def _number(text: str, kind: type[int] | type[float], what: str, source: str, line: int) -> float:
     """``text`` as the game reads it (Java's ``Integer.parseInt`` / ``Double.parseDouble``),
     only stricter: plain digits, no ``_``, no infinity or NaN, integers within a Java ``int``."""

@@ -1,16 +1,20 @@
 """Track -> GP Online ``.dat``: nodes at the space centres, every move an edge, corners as curves.
 
 GP Online numbers its nodes; a track whose space ids are all plain integers keeps them, any other
-track is numbered lane by lane in lap order, then the pit lane and its boxes, and the mapping is
-returned so a caller can relate the two files. The text is read back before it is returned (see
-:mod:`readback`): an export never gives a file that GP Online or the importer refuses.
+track is numbered lane by lane in lap order, then the pit lane, and the mapping is returned so a
+caller can relate the two files. What GP Online's builder cannot use is written in its nearest
+faithful form, each change named in a warning: team boxes beside the pit lane become garages in
+line (:mod:`export_pit`), a designed corner gets the curve distance attributes the builder
+needs to tell its lanes apart (:mod:`export_curves`), a header value the game has no name for
+is replaced (:mod:`export_header`). The text is read back before it is returned (see
+:mod:`readback`): by the game's reading loop, by a faithful check of its track builder, and by
+the importer; an export never gives a file that GP Online or the importer refuses.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from pathlib import Path
 
 from trackformat.graph import TrackGraphs, build_graphs
 from trackformat.interop.gponline.dat import (
@@ -21,6 +25,20 @@ from trackformat.interop.gponline.dat import (
     NodeType,
     format_dat,
 )
+from trackformat.interop.gponline.export_curves import (
+    first_positions,
+    fitted_positions,
+    plan_regions,
+)
+from trackformat.interop.gponline.export_exits import fit_exits
+from trackformat.interop.gponline.export_header import (
+    HeaderError,
+    header_image,
+    header_settings,
+    picture_name,
+)
+from trackformat.interop.gponline.export_pit import pit_plan
+from trackformat.interop.gponline.gamebuild import MIN_GRID
 from trackformat.interop.gponline.importer import LARGEST_COORDINATE
 from trackformat.interop.gponline.readback import read_back
 from trackformat.model import GPOnline, SpaceKind, Track
@@ -29,14 +47,15 @@ STOPS_TO_TYPE = {1: NodeType.CURVE_1, 2: NodeType.CURVE_2, 3: NodeType.CURVE_3}
 
 
 class GPOnlineExportError(ValueError):
-    """A track GP Online cannot hold (lane count, stops out of range, no finish line)."""
+    """A track GP Online cannot hold (lane count, stops out of range, no finish line), or one
+    its builder would refuse, with what and where."""
 
 
 @dataclass
 class ExportResult:
     dat: DatFile
     node_of: dict[str, int]
-    """GP Online node number of each space id."""
+    """GP Online node number of each space id written (boxes left out have none)."""
     warnings: list[str] = field(default_factory=list)
     text: str = ""
     """The file's text, checked to load in GP Online and to import again."""
@@ -51,8 +70,10 @@ def _keeps_ids(ids: list[str]) -> bool:
     )
 
 
-def _numbering(track: Track, graphs: TrackGraphs, warnings: list[str]) -> dict[str, int]:
-    ids = [s.id for s in track.spaces]
+def _numbering(track: Track, graphs: TrackGraphs, written: set[str],
+               warnings: list[str]) -> dict[str, int]:
+    """The node number of each ``written`` space."""
+    ids = [s.id for s in track.spaces if s.id in written]
     if _keeps_ids(ids):
         return {i: int(i) for i in ids}
     if all(i.isascii() and i.isdigit() for i in ids):
@@ -64,44 +85,13 @@ def _numbering(track: Track, graphs: TrackGraphs, warnings: list[str]) -> dict[s
     for lane in graphs.lane_order:
         ordered += graphs.lanes.get(lane, [])
     if track.pit_lane:
-        ordered += list(track.pit_lane.spaces) + list(track.pit_lane.boxes)
+        ordered += list(track.pit_lane.spaces)
     ordered += ids
-    spaces = set(ids)  # the pit lane may name a space that does not exist: it gets no node
     numbering: dict[str, int] = {}
-    for space_id in ordered:
-        if space_id in spaces:
+    for space_id in ordered:  # the pit lane may name a space that does not exist: no node
+        if space_id in written:
             numbering.setdefault(space_id, len(numbering) + 1)
     return numbering
-
-
-def _corner_positions(track: Track, graphs: TrackGraphs,
-                      kept: Mapping[str, Mapping[str, float]],
-                      blocked: Collection[str]) -> dict[str, float]:
-    """Each corner space's position attribute: the ones ``kept`` by corner from the GP Online
-    file the track came from, for a corner whose spaces they still name exactly (its
-    ``blocked`` spaces aside, which are no curve nodes); else its place along the corner, in
-    half steps scaled to the corner's shortest lane, so that spaces side by side get about
-    the same value."""
-    positions: dict[str, float] = {}
-    for corner in track.corners:
-        curve = {s for s in corner.spaces if s not in blocked}
-        known = kept.get(corner.id, {})
-        if curve and set(known) == curve:
-            positions.update(known)
-            continue
-        inside = set(corner.spaces)
-        per_lane = [
-            [s for s in graphs.lanes.get(lane, []) if s in inside] for lane in graphs.lane_order
-        ]
-        per_lane = [run for run in per_lane if run]
-        if not per_lane:
-            continue
-        rows = min(len(run) for run in per_lane)
-        for run in per_lane:
-            for k, space_id in enumerate(run):
-                scaled = 0.0 if len(run) == 1 else k * (rows - 1) / (len(run) - 1)
-                positions[space_id] = round(scaled * 2) / 2
-    return positions
 
 
 def _blocked(graphs: TrackGraphs) -> dict[str, list[tuple[str, str]]]:
@@ -121,12 +111,8 @@ def _blocked(graphs: TrackGraphs) -> dict[str, list[tuple[str, str]]]:
     return result
 
 
-def export_track(track: Track, *, image: str | None = None,
-                 info_corner: int | None = None) -> ExportResult:
-    """The ``.dat`` records of ``track``; raises :class:`GPOnlineExportError` for what GP Online
-    cannot hold. The header's info-box corner is ``info_corner``, else the track's GP Online
-    setting (:attr:`~trackformat.model.Track.gponline`), else 0; its weather is the track's."""
-    warnings: list[str] = []
+def _refuse_what_cannot_be_held(track: Track) -> None:
+    """Refuse a track no GP Online file can hold, before anything is worked out."""
     # GP Online counts the lanes by their finish nodes; a partial lane that does not reach the
     # line (no finish space) is just more nodes and moves to it.
     if track.finish_line is None or not track.finish_line.spaces:
@@ -156,42 +142,16 @@ def export_track(track: Track, *, image: str | None = None,
             f"space id(s) {', '.join(twice)} name more than one space; GP Online needs each "
             "space once (trackformat validate lists them)"
         )
-    graphs = build_graphs(track)
-    numbering = _numbering(track, graphs, warnings)
-    stops_of: dict[str, int] = {}
     for corner in track.corners:
         if corner.stops not in STOPS_TO_TYPE:
             raise GPOnlineExportError(
                 f"corner {corner.id} demands {corner.stops} stops; GP Online curves demand 1 to 3"
             )
-        for space_id in corner.spaces:
-            stops_of[space_id] = corner.stops
-    finish = set(track.finish_line.spaces)
-    boxes = set(track.pit_lane.boxes) if track.pit_lane else set()
-    pit_lane = set(track.pit_lane.spaces) if track.pit_lane else set()
 
-    blocked = _blocked(graphs)
-    nodes = []
-    for space in track.spaces:
-        if space.kind in (SpaceKind.PIT, SpaceKind.BOX):
-            kind = NodeType.PIT
-        elif space.id in blocked:
-            kind = NodeType.BLOCKED
-        elif space.id in stops_of:
-            kind = STOPS_TO_TYPE[stops_of[space.id]]
-        else:
-            kind = NodeType.STRAIGHT
-        nodes.append(
-            DatNode(
-                id=numbering[space.id],
-                x=round(space.centre[0]),
-                y=round(space.centre[1]),
-                type=kind,
-                finish=space.id in finish,
-            )
-        )
 
-    nodes.sort(key=lambda node: node.id)
+def _edges(track: Track, numbering: dict[str, int], blocked: dict[str, list[tuple[str, str]]],
+           left_out: set[str], warnings: list[str]) -> list[tuple[int, int]]:
+    """Every link, pit entry and exit, and the moves through blocked spaces, as edges."""
     pairs = [(link.from_, link.to) for link in track.links]
     if track.pit_lane:
         pairs += [(link.from_, link.to) for link in track.pit_lane.entry + track.pit_lane.exit]
@@ -199,6 +159,8 @@ def export_track(track: Track, *, image: str | None = None,
     edges: list[tuple[int, int]] = []
     seen: set[tuple[int, int]] = set()
     for from_, to in pairs:
+        if from_ in left_out or to in left_out:
+            continue  # a box left out (the pit plan's warning says so)
         if from_ not in numbering or to not in numbering:
             warnings.append(f"link {from_} -> {to} names a missing space; left out")
             continue
@@ -210,53 +172,104 @@ def export_track(track: Track, *, image: str | None = None,
             continue
         seen.add((a, b))
         edges.append((a, b))
+    return edges
+
+
+def export_records(track: Track, *, image: str | None = None,
+                   info_corner: int | None = None) -> ExportResult:
+    """The ``.dat`` records of ``track`` and their text, not yet read back (see
+    :func:`export_track`, which does)."""
+    _refuse_what_cannot_be_held(track)
+    warnings: list[str] = []
+    graphs = build_graphs(track)
+    plan = pit_plan(track, warnings)
+    written = {s.id for s in track.spaces if s.id not in plan.left_out}
+    numbering = _numbering(track, graphs, written, warnings)
+    finish = set(track.finish_line.spaces) if track.finish_line else set()
+    blocked = _blocked(graphs)
+    # Curve nodes are track spaces; a blocked node is no curve, whatever it lies in.
+    racing = {s.id for s in track.spaces if s.kind == SpaceKind.TRACK} - set(blocked)
+    curves = fit_exits(graphs, {c.id: [s for s in dict.fromkeys(c.spaces) if s in racing]
+                                for c in track.corners}, finish | set(blocked), warnings)
+    stops = {c.id: c.stops for c in track.corners}
+    stops_of = {s: stops[corner] for corner, spaces in curves.items() for s in spaces}
+    nodes = []
+    for space in track.spaces:
+        if space.id not in written:
+            continue
+        if space.kind in (SpaceKind.PIT, SpaceKind.BOX):
+            kind = NodeType.PIT
+        elif space.id in blocked:
+            kind = NodeType.BLOCKED
+        elif space.id in stops_of:
+            kind = STOPS_TO_TYPE[stops_of[space.id]]
+        else:
+            kind = NodeType.STRAIGHT
+        x, y = (round(c) for c in space.centre)
+        nodes.append(DatNode(numbering[space.id], x, y, kind, space.id in finish))
+    nodes.sort(key=lambda node: node.id)
 
     settings = track.gponline or GPOnline()
-    attributes = {
-        numbering[s]: value
-        for s, value in _corner_positions(track, graphs, settings.curve_positions,
-                                          blocked).items()
-        if s in numbering and s not in blocked  # a blocked node is no curve, whatever it lies in
-    }
-    garages = set(track.pit_lane.garages) if track.pit_lane else set()
-    for garage in sorted(garages - pit_lane):
-        warnings.append(f"garage {garage} is not a space of the pit lane; not written as one")
-    garages &= pit_lane
-    if track.pit_lane and track.pit_lane.spaces and not boxes and not garages:
-        warnings.append(
-            "the pit lane has neither boxes nor garages, so no pit node is written as a garage; "
-            "mark the garages in GP Online's editor"
-        )
-    for stand in sorted(boxes | garages, key=lambda b: numbering.get(b, 0)):
-        if stand in numbering:
-            attributes[numbering[stand]] = 1.0
-
+    positions, plans = plan_regions(graphs, curves, settings.curve_positions)
+    positions.update(first_positions(plans))
+    attributes = {numbering[s]: v for s, v in positions.items() if s in numbering}
+    for garage in plan.garages:
+        if garage in numbering:
+            attributes[numbering[garage]] = 1.0
     kept = settings.grid_headings
     grid = [
         (numbering[s], kept[s] if s in kept else round(graphs.spaces[s].heading % 360.0, 1))
         for s in track.grid
         if s in numbering
     ]
-    name = image or (PurePosixPath(track.board.image).name if track.board.image else "")
-    if not name:
-        name = "board.png"
-        warnings.append("the track has no board picture; the header names board.png")
-    if "." not in name:
+    try:
+        name = header_image(track, image, warnings)
+    except HeaderError as err:
+        raise GPOnlineExportError(str(err)) from None
+    corner, rain, period = header_settings(settings, info_corner, warnings)
+    dat = DatFile(name, corner, rain, period, nodes,
+                  _edges(track, numbering, blocked, plan.left_out, warnings), attributes, grid)
+    if plans:
+        lane_of = {numbering[s]: lane for lane in graphs.lane_order for s in graphs.lanes[lane]
+                   if s in finish and s in numbering}
+        dat.attributes.update(fitted_positions(format_dat(dat), plans, numbering, lane_of))
+    dat.attributes = dict(sorted(dat.attributes.items()))  # the same file for the same track
+    return ExportResult(dat, numbering, warnings, format_dat(dat))
+
+
+def export_track(track: Track, *, image: str | None = None,
+                 info_corner: int | None = None) -> ExportResult:
+    """The ``.dat`` of ``track``, read back; raises :class:`GPOnlineExportError` for what GP
+    Online cannot hold or would refuse. The header names ``image``, else the track's picture by
+    its file name; its info-box corner is ``info_corner``, else the track's GP Online setting
+    (:attr:`~trackformat.model.Track.gponline`), else 0; its weather is the track's."""
+    if len(track.grid) < MIN_GRID:
         raise GPOnlineExportError(
-            f"GP Online needs an image file name with an extension, not {name!r}"
+            f"the track's grid has {len(track.grid)} slot(s); GP Online needs at least "
+            f"{MIN_GRID} (it drops a track with fewer)"
         )
-    dat = DatFile(
-        image=name,
-        info_corner=settings.info_corner if info_corner is None else info_corner,
-        rain_probability=settings.rain_probability,
-        min_weather_period=settings.min_weather_period,
-        nodes=nodes,
-        edges=edges,
-        attributes=attributes,
-        grid=grid,
-    )
-    text = format_dat(dat)
-    problem = read_back(text)
+    result = export_records(track, image=image, info_corner=info_corner)
+    space_of = {node: space for space, node in result.node_of.items()}
+    problem = read_back(result.text, space_of)
     if problem is not None:
         raise GPOnlineExportError(f"the file was not written, since {problem}")
-    return ExportResult(dat, numbering, warnings, text)
+    return result
+
+
+def export_file(track: Track, out: Path, *, picture: Path | None = None,
+                image: str | None = None, info_corner: int | None = None) -> ExportResult:
+    """Export ``track`` to the ``.dat`` file ``out`` (written whole or not at all), its header
+    naming the board picture ``picture`` (a path the caller resolved, e.g. from the track file's
+    folder) relative to ``out``'s folder, unless ``image`` names it as it is to be written.
+
+    The command line's ``export gponline`` and the editor's File > Export to GP Online both
+    call this. Raises :class:`GPOnlineExportError` with what GP Online cannot hold or would
+    refuse (nothing is written), and ``OSError`` when the file cannot be written; the result's
+    warnings say what was changed to fit GP Online."""
+    from trackformat.io import write_text_atomically
+
+    if image is None and picture is not None:
+        image = picture_name(picture, out)
+    result = export_track(track, image=image, info_corner=info_corner)
+    write_text_atomically(out, result.text)
+    return result

@@ -2,15 +2,19 @@
 
 An exported ``.dat`` must load in GP Online and import again here. Both are checked on the text
 about to be written, not on the records it was made from: the text is read by the rules of the
-game's own reading loop (:func:`game_problem`), then by this toolkit's reader and importer. A
-file that fails is never written; the export stops with what went wrong.
+game's own reading loop (:func:`game_problem`), then built by the rules of the game's track
+builder (:mod:`gamecheck`: distances, lanes, the pit lane, the grid), then read as bytes and
+imported by this toolkit's reader and importer. A file that fails is never written; the export
+stops with what went wrong and where.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-from trackformat.interop.gponline.dat import DatError, parse_dat
+from trackformat.interop.gponline.dat import DatError, decode_dat, parse_dat
+from trackformat.interop.gponline.gamecheck import game_refusal
 from trackformat.interop.gponline.importer import GPOnlineImportError, import_dat
 
 _JAVA_INT = re.compile(r"[+-]?[0-9]{1,10}")
@@ -71,13 +75,22 @@ def game_problem(text: str) -> str | None:
     return None
 
 
-def read_back(text: str) -> str | None:
-    """Why the ``.dat`` text ``text`` would not load in GP Online or import here, or None."""
+def read_back(text: str, space_of: Mapping[int, str] | None = None) -> str | None:
+    """Why the ``.dat`` text ``text`` would not load in GP Online or import here, or None;
+    ``space_of`` names the space each node was made from, for the message."""
     problem = game_problem(text)
     if problem is not None:
         return f"GP Online could not read it: {problem}"
+    refusal = game_refusal(text)
+    if refusal is not None:
+        named = [f"node {node} is space {space_of[node]}" for node in refusal.nodes
+                 if space_of and node in space_of]
+        where = f" ({', '.join(named)})" if named else ""
+        return f"GP Online would refuse it: {refusal}{where}"
     try:
-        import_dat(parse_dat(text, "the file"), "the file")
+        # As the file's bytes, the way import reads them: a NUL in the header is refused there.
+        import_dat(parse_dat(decode_dat(text.encode("utf-8"), "the file"), "the file"),
+                   "the file")
     except (DatError, GPOnlineImportError) as err:
         return f"it would not import again: {err}"
     return None
