@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from editor import board_picture, file_places, session
+from editor import file_places, session
 from editor.document import TrackDocument
 from trackformat.lint.rules.board_picture import why_not_a_file_name
 
@@ -133,19 +133,17 @@ def import_gponline(window: MainWindow, source: Path | None = None) -> bool:
 def export_gponline(window: MainWindow, out: Path | None = None) -> bool:
     """Write the open track as a GP Online ``.dat`` file, naming its board picture relative to
     the file."""
-    from trackformat.interop.gponline import GPOnlineExportError, export_track, format_dat
-    from trackformat.io import write_text_atomically
+    from trackformat.interop.gponline import GPOnlineExportError, export_file
 
     out = out or _ask_save(
         window, "Export to GP Online", file_places.proposed_path(window, ".dat"), DAT_FILTER
     )
     if out is None:
         return False
-    picture = window.document.board_image()
-    image = board_picture.relative(picture, out.resolve().parent) if picture else None
     try:
-        result = export_track(window.document.track, image=image)
-        write_text_atomically(out, format_dat(result.dat))
+        # The export names the picture relative to the .dat, checks the file against GP
+        # Online's own loading rules, and writes it whole or not at all.
+        result = export_file(window.document.track, out, picture=window.document.board_image())
     except GPOnlineExportError as err:
         window._error("Cannot export", f"GP Online cannot hold this track: {err}")
         return False

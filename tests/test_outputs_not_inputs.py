@@ -14,7 +14,9 @@ import pytest
 
 from tests.factories import ring
 from trackformat import cli
-from trackformat.io import save_track
+from trackformat.io import load_track, save_track
+
+ROOT = Path(__file__).resolve().parent.parent
 
 SPELLINGS: dict[str, Callable[[Path], str]] = {
     "plain": lambda target: target.name,
@@ -90,8 +92,12 @@ def test_export_refuses_to_replace_the_board_picture(
 
 @pytest.fixture
 def dat_file(folder: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    """The ring exported to GP Online's format, beside the board picture it names."""
-    assert cli.main(["export", "gponline", "ring.json", "-o", "ring.dat"]) == cli.EXIT_OK
+    """A shipped track (one GP Online can hold) exported to the game's format as ``ring.dat``,
+    beside the board picture ``ring.png`` it names."""
+    track = load_track(ROOT / "tracks" / "harbour-sprint.json")
+    board = track.board.model_copy(update={"image": "ring.png"})
+    save_track(track.model_copy(update={"board": board}), folder / "harbour.json")
+    assert cli.main(["export", "gponline", "harbour.json", "-o", "ring.dat"]) == cli.EXIT_OK
     capsys.readouterr()
     return folder / "ring.dat"
 

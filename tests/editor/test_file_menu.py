@@ -85,36 +85,46 @@ def _menu_action(window, text: str):  # type: ignore[no-untyped-def]
     return next(a for a in file_menu.actions() if a.text() == text)
 
 
+@pytest.fixture
+def harbour_file(tmp_path: Path) -> Path:
+    """A copy of a shipped track GP Online can hold as it is (two lanes, garages in line): the
+    side-by-side test ring is one the game refuses, and export now says so."""
+    path = tmp_path / "harbour.json"
+    path.write_bytes((Path(__file__).resolve().parents[2] / "tracks" / "harbour-sprint.json")
+                     .read_bytes())
+    return path
+
+
 def test_export_to_gp_online_and_import_it_back_from_the_file_menu(
-    window, ring_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    window, harbour_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
-    window.open_path(ring_file)
+    window.open_path(harbour_file)
     spaces = len(window.document.track.spaces)
-    out = tmp_path / "gpo" / "ring.dat"
+    out = tmp_path / "gpo" / "harbour.dat"
     out.parent.mkdir()
     dialog = _SaveDialog(str(out))
     monkeypatch.setattr("editor.file_commands.QFileDialog.getSaveFileName", dialog)
     _menu_action(window, "Export to GP Online...").trigger()
-    assert dialog.proposed == [str(ring_file.resolve().parent / "ring.dat")]
+    assert dialog.proposed == [str(harbour_file.resolve().parent / "harbour.dat")]
     assert out.read_text().strip(), "the .dat file is written"
-    assert window.status_label.text().startswith("Exported ring.dat:")
+    assert window.status_label.text().startswith("Exported harbour.dat:")
 
     monkeypatch.setattr(
         "editor.file_commands.QFileDialog.getOpenFileName", lambda *_a: (str(out), "")
     )
     _menu_action(window, "Import GP Online...").trigger()
     assert window.document.path is None and len(window.scene.space_items) == spaces
-    assert window.status_label.text().startswith("Imported ring.dat:")
+    assert window.status_label.text().startswith("Imported harbour.dat:")
     assert "untitled" in window.windowTitle()
 
 
 def test_an_imported_track_is_unsaved_and_closing_it_asks_to_save(
-    window, ring_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    window, harbour_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:  # type: ignore[no-untyped-def]
     from editor import file_commands
 
-    window.open_path(ring_file)
-    out = tmp_path / "ring.dat"
+    window.open_path(harbour_file)
+    out = tmp_path / "harbour.dat"
     assert file_commands.export_gponline(window, out)
     assert file_commands.import_gponline(window, out)
     assert window.document.modified and window.windowTitle().startswith("*untitled")

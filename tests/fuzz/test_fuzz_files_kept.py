@@ -28,6 +28,7 @@ from tests.fuzz.strategies import RING, damaged_bytes, mutated_ring
 from trackformat import cli
 
 FUZZ = settings.get_profile("fuzz")
+HARBOUR = Path(__file__).resolve().parents[2] / "tracks" / "harbour-sprint.json"
 
 PICTURE = b"\x89PNG\r\n\x1a\n the board scan"
 USERS_FILE = b"a file of the user's that only a successful command may replace\n"
@@ -81,7 +82,10 @@ def _folder(folder: Path, track: bytes, suffix: str) -> None:
     """The user's folder: the track, its board picture, a .dat of the ring, a file of theirs,
     and links to the track."""
     (folder / "sub").mkdir()
-    (folder / "track.json").write_text(json.dumps(_sound_ring()))
+    # The .dat of a shipped track GP Online can hold, naming the same board picture.
+    shipped = json.loads(HARBOUR.read_text(encoding="utf-8"))
+    shipped["board"]["image"] = "board.png"
+    (folder / "track.json").write_text(json.dumps(shipped))
     code, printed = run_cli("export", "gponline", str(folder / "track.json"),
                             "-o", str(folder / "ring.dat"))
     assert code == cli.EXIT_OK, printed
