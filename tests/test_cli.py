@@ -249,7 +249,7 @@ def test_render_refuses_other_picture_formats(
     path = write(ring(), tmp_path, "ring.json")
     code, _, err = run(capsys, "render", path, "-o", str(tmp_path / "ring.jpg"))
     assert code == cli.EXIT_UNUSABLE
-    assert ".png or .svg" in err
+    assert ".png, .svg or .pdf" in err
 
 
 # -- the command line itself ---------------------------------------------------------------------

@@ -47,6 +47,7 @@ def _printed_mismatch(
         elements=(corner.id, *route),
         pointer=f"/corners/{position}/printed_{which}",
         point=middle_of(graphs, route),
+        group=f"corners whose printed {which} path differs",
     )
 
 
@@ -129,6 +130,7 @@ def printed_missing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(corner.id,),
             pointer=f"/corners/{position}",
             point=middle_of(graphs, track_spaces_of(graphs, corner)),
+            group="corners without printed paths",
         )
 
 
@@ -169,4 +171,5 @@ def no_way_through(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(corner.id,),
             pointer=f"/corners/{position}",
             point=middle_of(graphs, inside),
+            group="corners no car can drive through",
         )

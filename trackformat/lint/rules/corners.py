@@ -7,13 +7,13 @@ ids that name an existing space.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from trackformat.analysis import corners_in_lap_order
 from trackformat.graph import TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
+from trackformat.lint.rules.references import id_list
 from trackformat.model.track import Corner, SpaceKind, Track
 
 MIN_STOPS = 1
@@ -25,15 +25,29 @@ def placed_corners(track: Track, graphs: TrackGraphs) -> Iterator[tuple[int, Cor
     a track read round the lap like the board does.
 
     Positions are found by identity (duplicated ids still point at the right entry of the file),
-    among the corners of the track the graphs were built from.
+    among the corners of the track the graphs were built from. The order is worked out once per
+    validation: eight rules go through the corners, and a file can hold 50,000 of them.
     """
+    yield from graphs.remember("placed_corners", lambda: _placed_corners(graphs))
+
+
+def _placed_corners(graphs: TrackGraphs) -> list[tuple[int, Corner]]:
     positions = {id(corner): position for position, corner in enumerate(graphs.track.corners)}
-    for corner in corners_in_lap_order(graphs):
-        yield positions[id(corner)], corner
+    return [(positions[id(corner)], corner) for corner in corners_in_lap_order(graphs)]
 
 
 def track_spaces_of(graphs: TrackGraphs, corner: Corner) -> list[str]:
-    """The corner's ids that name track spaces, each once, in the corner's order."""
+    """The corner's ids that name track spaces, each once, in the corner's order (worked out
+    once per corner and validation: five rules ask)."""
+    known: dict[int, tuple[Corner, list[str]]] = graphs.remember("track_spaces_of", dict)
+    # Keyed by identity, the corner kept beside its spaces so that its id is never reused.
+    entry = known.get(id(corner))
+    if entry is None:
+        entry = known[id(corner)] = (corner, _track_spaces(graphs, corner))
+    return list(entry[1])
+
+
+def _track_spaces(graphs: TrackGraphs, corner: Corner) -> list[str]:
     seen: dict[str, None] = {}
     for space_id in corner.spaces:
         space = graphs.spaces.get(space_id)
@@ -84,6 +98,7 @@ def stops_range(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(corner.id,),
             pointer=f"/corners/{position}/stops",
             point=middle_of(graphs, track_spaces_of(graphs, corner)),
+            group="corners with stops out of range",
         )
 
 
@@ -129,6 +144,7 @@ def corner_lane_gap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     names the lane and the spaces missing from the run: add them to the corner, or remove the
     stray spaces beyond them.
     """
+    loops = {lane: _lane_is_loop(graphs, order) for lane, order in graphs.lanes.items()}
     for position, corner in placed_corners(track, graphs):
         by_lane: dict[str, list[int]] = {}
         for space_id in track_spaces_of(graphs, corner):
@@ -136,23 +152,22 @@ def corner_lane_gap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             if lane in graphs.lanes and space_id in graphs.lane_index:
                 by_lane.setdefault(lane, []).append(graphs.lane_index[space_id])
         for lane in graphs.lane_order:
-            if lane not in by_lane:
-                continue
+            if len(by_lane.get(lane, ())) < 2:
+                continue  # no space, or one: no gap
             order = graphs.lanes[lane]
             missing = [
-                order[i]
-                for i in _missing_in_run(by_lane[lane], len(order), _lane_is_loop(graphs, order))
+                order[i] for i in _missing_in_run(by_lane[lane], len(order), loops[lane])
             ]
             if not missing:
                 continue
-            shown = ", ".join(missing)
             yield Finding(
-                f"in lane {lane}, {corner_name(corner)} skips {shown}: "
+                f"in lane {lane}, {corner_name(corner)} skips {id_list(missing)}: "
                 "a corner is one unbroken run of spaces in each lane; add the missing spaces "
                 "to the corner, or remove the spaces beyond them",
                 elements=(corner.id, *missing),
                 pointer=f"/corners/{position}/spaces",
                 point=graphs.centre(missing[0]),
+                group="corners with a gap in a lane",
             )
 
 
@@ -200,6 +215,7 @@ def lane_misses_corner(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(corner.id,),
                 pointer=f"/corners/{position}/spaces",
                 point=middle_of(graphs, inside),
+                group="corners missing a lane",
             )
         beside = [(lane, pair) for lane in missed if lane in partial
                   for pair in [_beside(graphs, lane, set(inside))] if pair is not None]
@@ -216,6 +232,7 @@ def lane_misses_corner(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 pointer=f"/corners/{position}/spaces",
                 point=middle_of(graphs, inside),
                 severity=Severity.WARNING,
+                group="corners missing a partial lane beside them",
             )
 
 
@@ -263,12 +280,13 @@ def corners_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     owner: dict[str, int] = {}
     shared: dict[tuple[int, int], list[tuple[str, int]]] = {}
     for position, corner in enumerate(track.corners):
-        counted: Counter[str] = Counter()
+        listed: set[str] = set()
+        twice: set[str] = set()
         for index, space_id in enumerate(corner.spaces):
-            if space_id not in graphs.spaces:
-                continue
-            counted[space_id] += 1
-            if counted[space_id] == 2:
+            if space_id in listed:
+                if space_id in twice:
+                    continue  # said once per corner, at the second mention
+                twice.add(space_id)
                 yield Finding(
                     f"{corner_name(corner)} lists space {space_id} twice: "
                     "remove the second mention",
@@ -276,9 +294,12 @@ def corners_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                     pointer=f"/corners/{position}/spaces/{index}",
                     point=graphs.centre(space_id),
                     severity=Severity.WARNING,
+                    group="spaces listed twice in a corner",
                 )
-            if counted[space_id] > 1:
                 continue
+            if space_id not in graphs.spaces:
+                continue
+            listed.add(space_id)
             first_position = owner.setdefault(space_id, position)
             if first_position != position:
                 shared.setdefault((first_position, position), []).append((space_id, index))
@@ -286,13 +307,14 @@ def corners_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         first, corner = track.corners[first_position], track.corners[position]
         ids = [space_id for space_id, _ in spaces]
         yield Finding(
-            f"space{'s' if len(ids) > 1 else ''} {', '.join(ids)} "
+            f"space{'s' if len(ids) > 1 else ''} {id_list(ids)} "
             f"{'are' if len(ids) > 1 else 'is'} in both {corner_name(first)} "
             f"and {corner_name(corner)}: "
             "a space belongs to one corner; join the corners or move their limits apart",
             elements=(first.id, corner.id, *ids),
             pointer=f"/corners/{position}/spaces/{spaces[0][1]}",
             point=graphs.centre(ids[0]),
+            group="pairs of corners sharing spaces",
         )
 
 
@@ -320,4 +342,5 @@ def corner_space_kind(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(corner.id, space_id),
                 pointer=f"/corners/{position}/spaces/{index}",
                 point=graphs.centre(space_id),
+                group="corner entries that are not track spaces",
             )

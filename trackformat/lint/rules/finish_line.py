@@ -56,6 +56,7 @@ def finish_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(space_id,),
                 pointer=f"/finish_line/spaces/{position}",
                 point=graphs.centre(space_id),
+                group="finish-line entries that are not track spaces",
             )
         elif space.lane in lanes_of:
             lanes_of[space.lane].append(space_id)
@@ -79,10 +80,18 @@ def finish_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 pointer="/finish_line/spaces",
             )
         else:
+            # Each space named once, however often it is listed (a line can list one space
+            # half a million times).
+            distinct = list(dict.fromkeys(ids))
+            if len(distinct) == len(ids):
+                problem = f"has {len(ids)} spaces in lane {lane_id} ({id_list(ids)})"
+            else:
+                problem = (
+                    f"lists {id_list(distinct)} in lane {lane_id}, {len(ids):,} entries in all"
+                )
             yield Finding(
-                f"the finish line has {len(ids)} spaces in lane {lane_id} ({id_list(ids)}); it "
-                f"needs exactly one in each lane",
-                elements=tuple(ids),
+                f"the finish line {problem}; it needs exactly one in each lane",
+                elements=tuple(distinct),
                 pointer="/finish_line/spaces",
                 point=graphs.centre(ids[0]),
             )
@@ -154,4 +163,5 @@ def line_crossing(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(space_id,),
                 pointer=f"/finish_line/spaces/{position}",
                 point=graphs.centre(space_id),
+                group="finish-line spaces no link enters",
             )

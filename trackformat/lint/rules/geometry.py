@@ -112,6 +112,7 @@ def invalid_polygon(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(space_id,),
                 pointer=pointer,
                 point=graphs.centre(space_id),
+                group="spaces whose outline encloses nothing",
             )
             continue
         reason = explain_validity(drawn)
@@ -128,6 +129,7 @@ def invalid_polygon(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(space_id,),
             pointer=pointer,
             point=point,
+            group="spaces whose outline is not a simple shape",
         )
 
 
@@ -279,6 +281,7 @@ def linked_apart(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(source_id, target_id),
             pointer=links[k][1],
             point=(round(float(middle[0]), 3), round(float(middle[1]), 3)),
+            group="links joining spaces far apart",
         )
 
 
@@ -324,6 +327,7 @@ def off_board(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(space_id,),
             pointer=f"{graphs.space_pointer(space_id)}/polygon",
             point=graphs.centre(space_id),
+            group="spaces beyond the board's edges",
         )
 
 
@@ -361,6 +365,7 @@ def heading_link(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(space_id, *(s for s, _ in behind)),
             pointer=f"{graphs.space_pointer(space_id)}/heading",
             point=graphs.centre(space_id),
+            group="spaces heading against their links",
         )
 
 
@@ -397,4 +402,5 @@ def centre_outside(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(space_id,),
             pointer=f"{graphs.space_pointer(space_id)}/centre",
             point=graphs.centre(space_id),
+            group="spaces whose centre is outside their outline",
         )

@@ -64,6 +64,7 @@ def grid_slot(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(slot,),
                 pointer=f"/grid/{position}",
                 point=graphs.centre(slot),
+                group="grid slots that are not track spaces",
             )
         elif slot in used:
             yield Finding(
@@ -72,6 +73,7 @@ def grid_slot(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(slot,),
                 pointer=f"/grid/{position}",
                 point=graphs.centre(slot),
+                group="grid slots naming a space again",
             )
         else:
             used[slot] = position
@@ -110,9 +112,10 @@ def grid_behind_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     half = half_lap(graphs)
     for position, slot, moves in _ranked_slots(track, graphs):
         if moves == 0:
-            problem = "is on the first space past the finish line"
+            problem, places = "is on the first space past the finish line", "slots past the line"
         elif moves >= half:
             problem = f"is {moves} moves from the finish line, more than half a lap ({half:g})"
+            places = "slots far from the line"
         else:
             continue
         yield Finding(
@@ -121,6 +124,7 @@ def grid_behind_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(slot,),
             pointer=f"/grid/{position}",
             point=graphs.centre(slot),
+            group=f"grid {places}",
         )
 
 
@@ -149,6 +153,7 @@ def grid_order(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(slot, previous[1]),
                 pointer=f"/grid/{position}",
                 point=graphs.centre(slot),
+                group="grid slots out of order",
             )
         if previous is None or moves >= previous[2]:
             previous = (position, slot, moves)

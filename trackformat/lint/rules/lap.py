@@ -196,6 +196,7 @@ def backward_link(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=pair,
             pointer=pointers.get(pair),
             point=graphs.centre(pair[0]),
+            group="links going backward",
         )
 
 
@@ -227,6 +228,7 @@ def lane_jump(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(u, v),
             pointer=pointers.get((u, v)),
             point=graphs.centre(u),
+            group="links jumping a lane",
         )
 
 

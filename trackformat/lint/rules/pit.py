@@ -23,12 +23,13 @@ BOX_TOUCH = 0.05
 
 
 def _pit_ids(track: Track, graphs: TrackGraphs) -> list[str]:
-    """The pit lane's listed spaces that exist and are pit spaces."""
+    """The pit lane's listed spaces that exist and are pit spaces, each once (a list of one
+    space half a million times made as many outlines to measure each box against)."""
     if track.pit_lane is None:
         return []
     return [
         s
-        for s in track.pit_lane.spaces
+        for s in dict.fromkeys(track.pit_lane.spaces)
         if s in graphs.spaces and graphs.spaces[s].kind == SpaceKind.PIT
     ]
 
@@ -67,6 +68,7 @@ def box_beside_pit(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(box_id,),
                 pointer=pointer,
                 point=graphs.centre(box_id),
+                group="boxes that are not box spaces",
             )
             continue
         if pit_shapes is None:
@@ -117,6 +119,7 @@ def _second_mentions(
             elements=(stand,),
             pointer=f"/pit_lane/{key}/{position}",
             point=graphs.centre(stand),
+            group=f"{key} naming a space again",
         )
     return repeated
 
@@ -170,6 +173,7 @@ def pit_entry_before_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding
             elements=(source.id, target.id),
             pointer=pointer,
             point=graphs.centre(source.id),
+            group="pit entries in the wrong place",
         )
 
 
@@ -210,6 +214,7 @@ def pit_exit_after_line(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(source.id, target.id),
             pointer=pointer,
             point=graphs.centre(target.id),
+            group="pit exits in the wrong place",
         )
 
 
@@ -238,6 +243,7 @@ def pit_space_kind(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(space_id,),
             pointer=f"/pit_lane/spaces/{position}",
             point=graphs.centre(space_id),
+            group="pit-lane entries that are not pit spaces",
         )
     known = set(listed)
     for space in graphs.spaces.values():
@@ -291,4 +297,5 @@ def garage_in_pit_lane(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(garage,),
                 pointer=pointer,
                 point=graphs.centre(garage),
+                group="garages outside the pit lane",
             )

@@ -77,6 +77,7 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(link.from_, link.to),
                 pointer=f"/pit_lane/entry/{index}",
                 point=graphs.centre(link.to),
+                group="pit entries past the first pit space",
             )
     for index, link in enumerate(pit_lane.exit):
         if link.from_ in position and link.from_ != last:
@@ -86,6 +87,7 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(link.from_, link.to),
                 pointer=f"/pit_lane/exit/{index}",
                 point=graphs.centre(link.from_),
+                group="pit exits before the last pit space",
             )
     for (_, a), (index, b) in pairwise(chain):
         if b not in ahead[a]:
@@ -95,8 +97,10 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(a, b),
                 pointer=f"/pit_lane/spaces/{index}",
                 point=graphs.centre(b),
+                group="pit spaces not linked to the next",
             )
     boxes = {b for b in pit_lane.boxes if b in graphs.spaces}
+    pit_or_box = position.keys() | boxes  # once, not once per link of the track
     for pair, kind in graphs.link_kinds.items():
         u, v = pair
         if u in position and v in position:
@@ -106,6 +110,7 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                     f"link {link_name(pair)} goes back along the pit lane; the pit lane is "
                     f"one-way, from {first} to {last}",
                     elements=pair, pointer=pointers.get(pair), point=graphs.centre(u),
+                    group="links going back along the pit lane",
                 )
             elif step > 1:
                 skipped = [chain[k][1] for k in range(position[u] + 1, position[v])]
@@ -113,13 +118,15 @@ def pit_chain(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                     f"link {link_name(pair)} skips {id_list(skipped)} of the pit lane; a move "
                     f"goes to the next pit space",
                     elements=pair, pointer=pointers.get(pair), point=graphs.centre(u),
+                    group="links skipping pit spaces",
                 )
-        elif kind == LinkKind.OTHER.value and (position.keys() | boxes) & {u, v}:
+        elif kind == LinkKind.OTHER.value and (u in pit_or_box or v in pit_or_box):
             yield Finding(
                 f"link {link_name(pair)} joins the track and the pit lane but is not a declared "
                 f"entry or exit; a car enters by /pit_lane/entry onto {first} and leaves by "
                 f"/pit_lane/exit from {last}",
                 elements=pair, pointer=pointers.get(pair), point=graphs.centre(u),
+                group="undeclared links between the track and the pit lane",
             )
     for box in in_file_order(graphs, boxes):
         came = [position[p] for p in behind[box] if p in position]

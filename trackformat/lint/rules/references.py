@@ -51,6 +51,7 @@ def duplicate_id(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(item_id,),
                 pointer=f"/{key}/{position}",
                 point=point,
+                group=f"ids used again in /{key}",
             )
 
 
@@ -86,6 +87,7 @@ def link_unknown_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(link.from_, link.to),
                 pointer=pointer,
                 point=point,
+                group="links naming a missing space",
             )
         elif link.from_ == link.to:
             yield Finding(
@@ -94,6 +96,7 @@ def link_unknown_space(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 elements=(link.from_,),
                 pointer=pointer,
                 point=point,
+                group="links from a space to itself",
             )
 
 
@@ -126,6 +129,7 @@ def space_lane(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                     elements=(space.id,),
                     pointer=pointer,
                     point=point,
+                    group="track spaces with no lane",
                 )
             elif space.lane not in lane_ids:
                 yield Finding(
@@ -134,6 +138,7 @@ def space_lane(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                     elements=(space.id,),
                     pointer=f"{pointer}/lane",
                     point=point,
+                    group="track spaces in a lane not in /lanes",
                 )
         elif space.lane is not None:
             yield Finding(
@@ -143,6 +148,7 @@ def space_lane(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 pointer=f"{pointer}/lane",
                 point=point,
                 severity=Severity.WARNING,
+                group="pit and box spaces with a lane",
             )
 
 
@@ -173,6 +179,7 @@ def unknown_reference(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 f"corner {corner.id} lists space {space_id}, which the track does not have",
                 elements=(corner.id, space_id),
                 pointer=pointer,
+                group="corner entries",
             )
     if track.finish_line is not None:
         for _, space_id, pointer in missing(track.finish_line.spaces, "/finish_line/spaces"):
@@ -180,12 +187,14 @@ def unknown_reference(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 f"the finish line lists space {space_id}, which the track does not have",
                 elements=(space_id,),
                 pointer=pointer,
+                group="finish-line entries",
             )
     for position, space_id, pointer in missing(track.grid, "/grid"):
         yield Finding(
             f"grid slot {position + 1} is space {space_id}, which the track does not have",
             elements=(space_id,),
             pointer=pointer,
+            group="grid slots",
         )
     if track.pit_lane is not None:
         for _, space_id, pointer in missing(track.pit_lane.spaces, "/pit_lane/spaces"):
@@ -193,18 +202,21 @@ def unknown_reference(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 f"the pit lane lists space {space_id}, which the track does not have",
                 elements=(space_id,),
                 pointer=pointer,
+                group="pit-lane entries",
             )
         for _, space_id, pointer in missing(track.pit_lane.boxes, "/pit_lane/boxes"):
             yield Finding(
                 f"the pit lane lists box {space_id}, which the track does not have",
                 elements=(space_id,),
                 pointer=pointer,
+                group="boxes",
             )
         for _, space_id, pointer in missing(track.pit_lane.garages, "/pit_lane/garages"):
             yield Finding(
                 f"the pit lane lists garage {space_id}, which the track does not have",
                 elements=(space_id,),
                 pointer=pointer,
+                group="garages",
             )
     element_ids = (
         set(graphs.spaces) | {lane.id for lane in track.lanes} | {c.id for c in track.corners}
@@ -216,6 +228,7 @@ def unknown_reference(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 f"it silences nothing",
                 pointer=f"/ignore/{index}/code",
                 severity=Severity.WARNING,
+                group="ignore entries naming no rule",
             )
         for position, element_id in enumerate(entry.elements):
             if element_id not in element_ids:
@@ -225,6 +238,7 @@ def unknown_reference(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                     elements=(element_id,),
                     pointer=f"/ignore/{index}/elements/{position}",
                     severity=Severity.WARNING,
+                    group="ignored elements the track does not have",
                 )
 
 
@@ -261,6 +275,7 @@ def duplicate_link(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=pair,
             pointer=pointer,
             point=graphs.centre(link.from_),
+            group="links listed again",
         )
 
 

@@ -32,6 +32,23 @@ def _corner_spaces(graphs: TrackGraphs, corner: Corner) -> set[str]:
     return {s for s in corner.spaces if s in graphs.successors("circuit")}
 
 
+MAX_SEARCHED = 1_000_000
+"""Spaces the searches of corner-bypass may visit in one validation, and those of pit-shortcut
+again, each search counted as visiting the whole circuit. A real board needs a few thousand (ten
+corners on 600 spaces, one search each), the largest file of a sound track some 500,000 (25
+corners on 19,000 spaces); a file of 50,000 corners on a ring of 4,500 spaces would need 200
+million (90 s), so the check stops and says so."""
+
+MAX_PIT_ENDS = 20
+"""Track spaces of pit entries, and of pit exits, whose ways through the pit lane pit-shortcut
+compares with the track (every entry with every exit). Real boards have one to three of each."""
+
+
+def searches_allowed(graphs: TrackGraphs) -> int:
+    """How many searches of the circuit :data:`MAX_SEARCHED` allows on this track."""
+    return max(1, MAX_SEARCHED // max(1, len(graphs.successors("circuit"))))
+
+
 @rule(
     "PATH001",
     "no-lap",
@@ -74,10 +91,10 @@ def corner_bypass(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     """
     if shortest_lap(graphs) is None:
         return
-    for index, corner in enumerate(track.corners):
-        inside = _corner_spaces(graphs, corner)
-        if not inside:
-            continue
+    corners = [(index, corner, inside) for index, corner in enumerate(track.corners)
+               if (inside := _corner_spaces(graphs, corner))]
+    allowed = searches_allowed(graphs)
+    for index, corner, inside in corners[:allowed]:
         # A lap that ends on a corner space on the line does pass through the corner.
         ends = {u: v for u, v in graphs.crossing_links if v not in inside}
         route = route_avoiding(graphs.successors("lap"), graphs.finish, ends, inside)
@@ -91,6 +108,17 @@ def corner_bypass(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
             elements=(corner.id, *route),
             pointer=f"/corners/{index}",
             point=graphs.centre(sorted(inside)[0]),
+            group="corners a lap avoids",
+        )
+    if len(corners) > allowed:
+        yield Finding(
+            f"the check for laps that avoid a corner stopped after {allowed:,} of the track's "
+            f"{len(corners):,} corners, before {_corner_name(corners[allowed][1])}: each corner "
+            f"takes a search of the {len(graphs.successors('circuit')):,} spaces of the "
+            "circuit, and checking them all would take too long; a board has a dozen corners "
+            "at most, so delete the extra ones (most often a corner pasted many times), then "
+            "validate again",
+            pointer=f"/corners/{corners[allowed][0]}",
         )
 
 
@@ -115,8 +143,10 @@ def _pit_routes(track: Track, source: str, pits: dict[str, list[str]]) -> dict[s
     its move at its place), else the shortest way of all."""
     moves, parent = breadth_first(pits, [source])
     pit_lane = track.pit_lane
+    # Each place once, however often the file lists it.
     places = [] if pit_lane is None else [
-        s for s in [*pit_lane.garages, *pit_lane.boxes] if s in moves and s != source]
+        s for s in dict.fromkeys([*pit_lane.garages, *pit_lane.boxes])
+        if s in moves and s != source]
     routes: dict[str, _PitRoute] = {}
     for stop in places:
         onwards, after = breadth_first(pits, [stop])
@@ -175,12 +205,19 @@ def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
     sources = sorted({link.from_ for link in pit_lane.entry if link.from_ in circuit})
     targets = sorted({link.to for link in pit_lane.exit if link.to in circuit})
     corners = [(c, _corner_spaces(graphs, c)) for c in track.corners]
-    for u in sources:
+    # Each entry's search of the track and each corner's search below is counted, so that a
+    # pit lane with hundreds of entries and exits, or a track of thousands of corners, stops.
+    searches, allowed, stopped = 0, searches_allowed(graphs), False
+    for u in sources[:MAX_PIT_ENDS]:
         if u not in pits:
             continue
+        if searches >= allowed:
+            stopped = True
+            break
         through = _pit_routes(track, u, pits)
         track_moves, _ = breadth_first(circuit, [u])
-        for v in targets:
+        searches += 1
+        for v in targets[:MAX_PIT_ENDS]:
             if v == u or v not in through or v not in track_moves:
                 continue
             yield from _shortcut(graphs, u, v, through[v], track_moves[v])
@@ -190,6 +227,10 @@ def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                     continue
                 if through[v].stop is not None and corner.stops <= 1:
                     continue
+                if searches >= allowed:
+                    stopped = True
+                    break
+                searches += 1
                 if route_avoiding(circuit, [u], {v}, inside) is not None:
                     continue
                 yield Finding(
@@ -201,7 +242,17 @@ def pit_shortcut(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                     pointer="/pit_lane",
                     point=graphs.centre(route[1] if len(route) > 2 else u),
                     severity=Severity.WARNING,
+                    group="corners the pit lane bypasses",
                 )
+    if stopped or len(sources) > MAX_PIT_ENDS or len(targets) > MAX_PIT_ENDS:
+        yield Finding(
+            f"the pit-shortcut check stopped before the end: comparing every way through the "
+            f"pit lane (entered from {_count(sources, 'track space')}, left onto "
+            f"{_count(targets, 'track space')}) with the track and with each of the track's "
+            f"{len(corners):,} corners would take too long; a board has one to three entries "
+            "and exits and a dozen corners, so delete the extra ones, then validate again",
+            pointer="/pit_lane",
+        )
 
 
 def _shortcut(graphs: TrackGraphs, u: str, v: str, way: _PitRoute, on_track: int
@@ -227,7 +278,12 @@ def _shortcut(graphs: TrackGraphs, u: str, v: str, way: _PitRoute, on_track: int
         pointer="/pit_lane",
         point=graphs.centre(way.route[1] if len(way.route) > 2 else u),
         severity=Severity.WARNING if way.stop is None and saved <= PIT_SHORTFALL else None,
+        group="ways through the pit lane that are shortcuts",
     )
+
+
+def _count(items: list[str], noun: str) -> str:
+    return f"{len(items):,} {noun}{'' if len(items) == 1 else 's'}"
 
 
 def _stops_saved(corner: Corner, stop: str | None) -> str:
