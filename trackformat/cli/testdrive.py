@@ -267,7 +267,10 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
         rules = load_ruleset(args.ruleset)
     except RulesetError as err:
         return _fail(err.render())
-    rules = rules.with_team_repairs() if args.team_race else rules
+    try:
+        rules = rules.with_team_repairs() if args.team_race else rules
+    except ValueError as err:  # a ruleset with no team race
+        return _fail(f"trackformat testdrive: {err}")
     try:
         check_start(track, rules, args.cars, args.laps)  # before a line-up of that many cars
     except RaceCannotStart as err:
