@@ -22,10 +22,16 @@ run: $(STAMP) gui-libs
 gui-libs: $(STAMP)
 	@$(PY) tools/gui_libs.py
 
+# The tests run on TEST_PROCESSES processes (pytest-xdist; 2 by default, for the two cores of a
+# small machine; `make test TEST_PROCESSES=auto` for one per core, `TEST_PROCESSES=0` for one
+# process, in order). Each idle process takes tests from the other's queue (worksteal), so both
+# end together; the ten slowest tests are listed at the end, to keep an eye on them.
+TEST_PROCESSES ?= 2
 test: $(STAMP)
 	$(PY) -m ruff check trackformat editor tests tools benchmarks
 	$(PY) -m mypy trackformat editor
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n $(TEST_PROCESSES) --dist worksteal \
+	  --durations=10
 
 lint: $(STAMP)
 	$(PY) -m ruff check trackformat editor tests tools benchmarks

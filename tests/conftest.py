@@ -1,8 +1,28 @@
-"""Settings every test shares."""
+"""Settings every test shares.
+
+``make test`` runs the suite on two processes (pytest-xdist's ``-n 2``): each test runs in one
+of them, in no set order, so no test may count on another having run before it in the same
+process, nor write where a test of the other process reads (the repository's files, the user's
+folders): a test writes under its own ``tmp_path``."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+
+SLOWEST_FIRST = ("tests/sim/test_kernel_drivers.py", "tests/sim/test_kernel_real_tracks.py")
+"""The files whose tests take the longest (a minute of CPU for some: the readable engine racing
+hundreds of races), run first: ``make test``'s processes (``pytest -n 2 --dist worksteal``)
+then end on short tests and together, rather than one still on a long test while the other has
+none left. The same order in every process, as pytest-xdist requires."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.nodeid.split("::")[0] not in SLOWEST_FIRST)  # stable
 
 
 @pytest.fixture(autouse=True)
@@ -18,20 +38,47 @@ def _compile_mark_of_the_test(tmp_path_factory: pytest.TempPathFactory,
                         lambda spec: folder / f"kernel.{engines.kernel_variant(spec)}.compiling")
 
 
+@contextlib.contextmanager
+def _one_test_process_at_a_time(tmp_path_factory: pytest.TempPathFactory,
+                                name: str) -> Iterator[None]:
+    """Held by one of the run's test processes at a time (pytest-xdist's workers share the
+    parent of their temporary folders); nothing to wait for in a run of one process."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        yield
+        return
+    try:
+        import fcntl
+    except ImportError:  # no fcntl (Windows): the processes may do it side by side
+        yield
+        return
+    shared = Path(tmp_path_factory.getbasetemp()).parent
+    with (shared / f"{name}.lock").open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
-def compiled_kernel() -> None:
+def compiled_kernel(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The race kernel compiled, or loaded from its cache, before the first test that races.
 
     On a cold cache (a fresh machine, a new version of the kernel) the compile takes a minute or
     more; a test's wait for its races measures the panel (or, for a test of a cold start, the
     stand-in it puts in the compile's place), not that compile. Compiled here, the kernel is in
     the cache for the worker processes the panels start too: the race loop of every mix of
-    drivers, each compiled for its own (see ``trackformat.sim.kernel.drivers``)."""
+    drivers, each compiled for its own (see ``trackformat.sim.kernel.drivers``).
+
+    Each test process of the run (``pytest -n``) has this fixture of its own, but one at a time
+    gets it: on a cold cache the first compiles the kernel and the others, waiting, then load it
+    from the cache rather than compile it all again alongside (twice the minute of CPU)."""
     from tests.factories import ring
     from trackformat.rules import load_ruleset
     from trackformat.sim import Board
     from trackformat.sim.kernel.race import KernelRacer
 
-    board, rules = Board.of(ring()), load_ruleset("formula-d")
-    for bots in (["strong"], ["cautious"], ["random"], ["strong", "cautious"]):
-        KernelRacer(board, rules, bots, 1).race(0)
+    with _one_test_process_at_a_time(tmp_path_factory, "compiled-kernel"):
+        board, rules = Board.of(ring()), load_ruleset("formula-d")
+        for bots in (["strong"], ["cautious"], ["random"], ["strong", "cautious"]):
+            KernelRacer(board, rules, bots, 1).race(0)

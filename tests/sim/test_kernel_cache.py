@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -129,7 +130,9 @@ def _users_cache(tmp_path: Path) -> tuple[Path, Path]:
     racer = KernelRacer(Board.of(ring()), load_ruleset("formula-d"), ["strong"] * 3, 2)
     racer.count(0, *racer.count_tables())
     cache = tmp_path / "cache"
-    shutil.copytree(CACHE, cache / CACHE.name)
+    # Not numba's files being written by another process (``pytest -n``), which it renames
+    # into place when done, or removes.
+    shutil.copytree(CACHE, cache / CACHE.name, ignore=shutil.ignore_patterns("*.tmp.*"))
     return track, cache
 
 
@@ -197,6 +200,36 @@ def test_ctrl_c_on_a_first_test_drive_leaves_its_compile_to_finish(
     again = _drive(track, cache)
     assert again.returncode == 0 and again.stderr == "", again.stderr
     assert again.stdout.strip().splitlines()[-1].endswith("1 worker, kernel engine)")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the cache is locked with fcntl")
+def test_the_kernels_cache_is_read_only_once_another_process_is_done_writing_it(
+    tmp_path: Path
+) -> None:
+    """numba adds a compiled version of a function to its cache in two files, one after the
+    other: two processes compiling two versions of the race loop at once (``pytest -n``, or a
+    test drive beside the editor's live drive) could leave the index of one with the machine
+    code of the other. A process writing holds the cache's lock; the others read after it."""
+    from trackformat.sim.kernel.cache import CACHE
+    from trackformat.sim.kernel.turns import play_turns
+
+    done = tmp_path / "written"
+    with subprocess.Popen(
+        [sys.executable, "-c",
+         "import fcntl, pathlib, sys, time\n"
+         "with open(sys.argv[1], 'a') as lock:\n"
+         "    fcntl.flock(lock, fcntl.LOCK_EX)\n"
+         "    print('writing', flush=True)\n"
+         "    time.sleep(0.5)\n"
+         "    pathlib.Path(sys.argv[2]).touch()\n",
+         str(CACHE / "saving.lock"), str(done)],
+        stdout=subprocess.PIPE, text=True) as writer:
+        assert writer.stdout is not None
+        assert writer.stdout.readline() == "writing\n"
+        dispatcher: Any = play_turns
+        assert dispatcher._cache._cache_file.load(("no such version",)) is None
+        assert done.exists(), "read while the other process was still writing"
+        assert writer.wait(timeout=60) == 0
 
 
 def test_another_numba_keeps_its_compiled_kernel_in_a_folder_of_its_own(

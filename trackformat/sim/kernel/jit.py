@@ -5,8 +5,9 @@ compiled in memory by each process when no folder can keep it.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar, cast
 
 import numba
@@ -117,7 +118,63 @@ def _compiled(function: F, inline: bool, entry: bool) -> F:
         return by_literal(tuple(plain(a) for a in args), {k: plain(v) for k, v in kws.items()})
 
     dispatcher.get_call_template = get_call_template
+    if KEPT:
+        _one_writer_at_a_time(dispatcher)
     return cast(F, dispatcher)
+
+
+def _one_writer_at_a_time(dispatcher: Any) -> None:
+    """Make the dispatcher's cache files read under a shared lock, and written under an
+    exclusive one, across processes (see :func:`_cache_lock`).
+
+    numba writes each file of its cache atomically (a new file renamed over the old), but adds
+    a compiled version of a function in two steps: it reads the function's index, picks the
+    first number no version uses, writes the index with the new version under that number, and
+    then the version's machine code in the file of that number. Two processes compiling two
+    versions of one function at once (the race loop of two mixes of drivers: a test drive and
+    the editor's live drive, or two test processes on a cold cache) both picked number 1: the
+    index of one and the machine code of the other could end up together, and every process
+    after them would run the race loop of one mix of drivers for the other's (a crash, or wrong
+    races), until the kernel's source changed. With the lock, one process adds its version at
+    a time, and none reads an index whose machine code is still being written."""
+    files = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
+    if files is None or not hasattr(files, "load") or not hasattr(files, "save"):
+        return  # another numba, its cache made otherwise: left as it is
+    load, save = files.load, files.save
+
+    def locked_load(key: Any) -> Any:
+        with _cache_lock(exclusive=False):
+            return load(key)
+
+    def locked_save(key: Any, data: Any) -> None:
+        with _cache_lock(exclusive=True):
+            save(key, data)
+
+    files.load, files.save = locked_load, locked_save
+
+
+@contextlib.contextmanager
+def _cache_lock(exclusive: bool) -> Iterator[None]:
+    """Hold the lock of the kernel's cache folder (the file ``saving.lock`` in it): shared to
+    read a function's files, exclusive to write them. Released when the process ends, however
+    it ends. Where there is no ``fcntl`` (Windows), or the lock file cannot be opened, no lock
+    is taken: numba's files are written as they were before."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    try:
+        CACHE.mkdir(parents=True, exist_ok=True)
+        handle = os.open(CACHE / "saving.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(handle)  # releases the lock
 
 
 def _borrowed(context: Any, builder: Any, kind: Any, value: Any) -> Any:
