@@ -228,7 +228,8 @@ def test_reports_of_thousands_of_different_corners_are_refused_in_one_line(
     line = one_line(err)
     assert f"only {before} has c0, c1, c10, c100, c1000, c1001, c1002, c1003, c1004, c1005 " \
            "and 4,990 more" in line
-    assert len(line) < 600
+    # Short whatever the folder the reports are in (a test process's own is long).
+    assert len(line.replace(str(before), "before").replace(str(after), "after")) < 600
 
 
 # -- 15: a board picture name no file can have ---------------------------------------------------
