@@ -7,17 +7,16 @@ one, one to one), the false spaces, the lanes right, the board's moves present a
 the draft, and the seconds taken. No assertions: tests/trace/test_corpus_score.py holds the
 floor the figures must stay above.
 
-    python benchmarks/trace_score.py                     # every board the corpus has
-    python benchmarks/trace_score.py monaco              # one board
-    python benchmarks/trace_score.py --corpus DIR        # another corpus folder
-    python benchmarks/trace_score.py monaco --draw DIR   # also draw each draft to DIR
+    python benchmarks/trace_score.py --corpus DIR               # every board the corpus has
+    python benchmarks/trace_score.py --corpus DIR monaco        # one board
+    python benchmarks/trace_score.py --corpus DIR monaco --draw OUT  # also draw each draft
 
 ``--draw`` writes ``<board>-draft.png``: the draft drawn by the project's own render (never
 the board picture), each space coloured by how unsure the tracer is of it (blue sure, red
 weak), and ``<board>-draft.json`` beside it.
 
-The corpus is ``../shared/corpus`` beside the project (or ``TRACKKIT_CORPUS``); boards whose
-files are missing are skipped with a note.
+The corpus is the folder of real boards the tests use (``--corpus``, or ``TRACKKIT_CORPUS``);
+it is not part of the project. Boards whose files are missing are skipped with a note.
 """
 
 from __future__ import annotations
@@ -47,8 +46,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("boards", nargs="*", metavar="BOARD",
                         help=f"boards to trace (default all: {', '.join(BOARDS)})")
-    default = os.environ.get("TRACKKIT_CORPUS", str(ROOT.parent / "shared" / "corpus"))
-    parser.add_argument("--corpus", default=default, help="the corpus folder")
+    default = os.environ.get("TRACKKIT_CORPUS")
+    parser.add_argument("--corpus", default=default, required=default is None,
+                        help="the corpus folder (default: $TRACKKIT_CORPUS)")
     parser.add_argument("--draw", metavar="DIR", help="draw each draft to DIR (see above)")
     parser.add_argument("--threads", type=int, default=1,
                         help="OpenCV threads (default 1: the issue's figure is for one core)")

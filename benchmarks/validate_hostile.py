@@ -13,9 +13,10 @@ many lines it printed.
 
 ``--root`` runs the trackformat package of another checkout on the same files, so that a change
 can be timed before and after in one run (the machine's speed drifts between runs): for the last
-commit, ``git archive HEAD trackformat | tar -x -C /tmp/before`` and ``--root /tmp/before --root
-.``. The files are written in format version 1, as benchmarks/validate_speed.py's rings are, so
-loading them includes upgrading them to the current version.
+commit, ``git archive HEAD trackformat | tar -x -C BEFORE`` (an empty folder of yours) and
+``--root BEFORE --root .``. The files are written in format version 1, as
+benchmarks/validate_speed.py's rings are, so loading them includes upgrading them to the current
+version.
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QImageReader
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
+from editor import choice, session
 from editor import placement as place
-from editor import session
+from editor.choice import Answer
 from editor.document import relative_path
 from trackformat.model import Placement, Track
 
@@ -61,29 +62,18 @@ def ask_how_to_fit(window: MainWindow, image: Path, size: tuple[int, int]) -> st
     if not window.ask:
         return window.picture_size_answer
     board = window.document.track.board
-    box = QMessageBox(window)
-    box.setWindowTitle("The picture is not the board's size")
-    box.setText(
+    return choice.ask(
+        window, "The picture is not the board's size",
         f"{image.name} is {place.size_words(size)}; the board is "
-        f"{place.size_words((board.width, board.height))}."
+        f"{place.size_words((board.width, board.height))}.",
+        [Answer("Scale the picture", SCALE_PICTURE, QMessageBox.ButtonRole.AcceptRole),
+         Answer("Scale the board and track", SCALE_BOARD),
+         Answer("Pixel for pixel", KEEP_PIXELS)],
+        default=SCALE_PICTURE, cancelled="cancel",
+        details="Scale the picture to the board (the track keeps its coordinates; then place "
+                "it exactly with Align > Move the picture onto the track), or scale the board "
+                "and the track to the picture?",
     )
-    box.setInformativeText(
-        "Scale the picture to the board (the track keeps its coordinates; then place it "
-        "exactly with Align > Move the picture onto the track), or scale the board and the "
-        "track to the picture?"
-    )
-    to_board = box.addButton("Scale the picture", QMessageBox.ButtonRole.AcceptRole)
-    to_picture = box.addButton("Scale the board and track", QMessageBox.ButtonRole.ActionRole)
-    keep = box.addButton("Pixel for pixel", QMessageBox.ButtonRole.ActionRole)
-    box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(to_board)
-    box.exec()
-    clicked = box.clickedButton()
-    if clicked is to_board:
-        return SCALE_PICTURE
-    if clicked is to_picture:
-        return SCALE_BOARD
-    return KEEP_PIXELS if clicked is keep else "cancel"
 
 
 def set_board_picture(window: MainWindow, image: Path) -> bool:

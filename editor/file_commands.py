@@ -16,7 +16,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
-from editor import file_places, session
+from editor import choice, file_places, session
+from editor.choice import Answer
 from editor.document import TrackDocument
 from trackformat.lint.rules.board_picture import why_not_a_file_name
 
@@ -64,24 +65,16 @@ def ask_overwrite_changed(parent: QWidget, path: Path) -> str:
     """Ask what Save should do over ``path``, written by something else since this editor read
     or saved it (another editor's save, most often): overwriting loses that other work, so
     saving elsewhere is the default."""
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Warning)
-    box.setWindowTitle("The file changed on disk")
-    box.setText(f"{path.name} was changed on disk since you opened or last saved it "
-                "(by another editor or program).")
-    box.setInformativeText(
-        "Overwrite it with your track (what was written there is lost), save your track as "
-        "another file, or cancel and save nothing?"
+    return choice.ask(
+        parent, "The file changed on disk",
+        f"{path.name} was changed on disk since you opened or last saved it (by another editor "
+        "or program).",
+        [Answer("Overwrite", OVERWRITE, QMessageBox.ButtonRole.DestructiveRole),
+         Answer("Save as...", SAVE_ELSEWHERE, QMessageBox.ButtonRole.AcceptRole)],
+        default=SAVE_ELSEWHERE, cancelled=CANCEL, warning=True,
+        details="Overwrite it with your track (what was written there is lost), save your "
+                "track as another file, or cancel and save nothing?",
     )
-    overwrite = box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
-    elsewhere = box.addButton("Save as...", QMessageBox.ButtonRole.AcceptRole)
-    box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(elsewhere)
-    box.exec()
-    clicked = box.clickedButton()
-    if clicked is overwrite:
-        return OVERWRITE
-    return SAVE_ELSEWHERE if clicked is elsewhere else CANCEL
 
 
 def import_gponline(window: MainWindow, source: Path | None = None) -> bool:

@@ -216,8 +216,9 @@ def test_render_delegates_to_the_renderer(
 ) -> None:
     calls: list[tuple[Track, Path, dict[str, Any]]] = []
 
-    def render_to_file(track: Track, out_path: Path, **options: Any) -> None:
+    def render_to_file(track: Track, out_path: Path, **options: Any) -> list[str]:
         calls.append((track, out_path, options))
+        return []  # no notes
 
     fake = types.ModuleType("trackformat.interop.render")
     fake.render_to_file = render_to_file  # type: ignore[attr-defined]

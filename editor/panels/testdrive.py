@@ -40,6 +40,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from editor import choice
+from editor.choice import Answer
 from editor.document import TrackDocument
 from editor.drive_checks import RACE_ANYWAY, broken_track_warning, race_breaking, why_no_race
 from editor.panels.live import LiveDrive
@@ -196,12 +198,9 @@ class TestDrivePanel(QWidget):
 
     def ask_race_anyway(self, warning: str) -> bool:
         """The broken-track dialog: Race anyway, or Cancel (the default)."""
-        box = QMessageBox(QMessageBox.Icon.Warning, "Test drive on a broken track", warning,
-                          QMessageBox.StandardButton.Cancel, self)
-        race = box.addButton(RACE_ANYWAY, QMessageBox.ButtonRole.AcceptRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.exec()
-        return box.clickedButton() is race
+        race = Answer(RACE_ANYWAY, "race", QMessageBox.ButtonRole.AcceptRole)
+        return choice.ask(self, "Test drive on a broken track", warning, [race],
+                          default="cancel", cancelled="cancel", warning=True) == "race"
 
     def take_settings(self, other: TestDrivePanel) -> None:
         """The settings of the panel of the track open before: opening or starting another

@@ -45,6 +45,19 @@ def _children(node: Any) -> list[Any]:
     return []
 
 
+def walk_down(draw: st.DrawFn, parent: Any, key: Any, node: Any, levels: int
+              ) -> tuple[Any, Any]:
+    """A place in a JSON document, as (container, key): from ``node`` (found at ``key`` of
+    ``parent``), down ``levels`` levels or until a value with nothing inside."""
+    for _depth in range(levels):
+        keys = _children(node)
+        if not keys:
+            break
+        parent, key = node, draw(st.sampled_from(keys))
+        node = parent[key]
+    return parent, key
+
+
 @st.composite
 def mutated_ring(draw: st.DrawFn, max_changes: int = 4) -> dict[str, Any]:
     """The ring's document with a few random changes anywhere in it: a value replaced by any
@@ -52,16 +65,9 @@ def mutated_ring(draw: st.DrawFn, max_changes: int = 4) -> dict[str, Any]:
     nasty one."""
     document = copy.deepcopy(RING)
     for _ in range(draw(st.integers(min_value=1, max_value=max_changes))):
-        parent: Any = None
-        key: Any = None
-        node: Any = document
         # Walk down a few levels, stopping anywhere.
-        for _depth in range(draw(st.integers(min_value=1, max_value=5))):
-            keys = _children(node)
-            if not keys:
-                break
-            parent, key = node, draw(st.sampled_from(keys))
-            node = parent[key]
+        parent, key = walk_down(draw, None, None, document,
+                                draw(st.integers(min_value=1, max_value=5)))
         if parent is None:
             continue
         action = draw(st.sampled_from(["replace", "remove", "double", "id", "number"]))

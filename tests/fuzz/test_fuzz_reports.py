@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from tests.factories import ring
 from tests.fuzz.contract import run_cli
-from tests.fuzz.strategies import JSON_VALUES, NUMBERS, damaged_bytes
+from tests.fuzz.strategies import JSON_VALUES, NUMBERS, damaged_bytes, walk_down
 from trackformat import cli
 from trackformat.io import save_track
 
@@ -56,14 +56,6 @@ def sound() -> tuple[bytes, dict[str, Any]]:
         return track.read_bytes(), json.loads(out.read_text(encoding="utf-8"))
 
 
-def _children(node: Any) -> list[Any]:
-    if isinstance(node, dict):
-        return list(node)
-    if isinstance(node, list):
-        return list(range(len(node)))
-    return []
-
-
 @st.composite
 def mutated_report(draw: st.DrawFn, max_changes: int = 4) -> dict[str, Any]:
     """The sound report with a few changes anywhere in it, most of them where compare and the
@@ -77,12 +69,8 @@ def mutated_report(draw: st.DrawFn, max_changes: int = 4) -> dict[str, Any]:
                                       "corners", "spaces", "anywhere"]))
         if start in document:  # not when an earlier change removed or renamed it
             parent, key, node = document, start, document[start]
-        for _depth in range(draw(st.integers(min_value=0, max_value=3))):
-            keys = _children(node)
-            if not keys:
-                break
-            parent, key = node, draw(st.sampled_from(keys))
-            node = parent[key]
+        parent, key = walk_down(draw, parent, key, node,
+                                draw(st.integers(min_value=0, max_value=3)))
         if parent is None:
             continue
         action = draw(st.sampled_from(["number", "number", "value", "remove", "name", "double"]))

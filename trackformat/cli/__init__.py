@@ -8,7 +8,6 @@ never what a user sees (set ``TRACKFORMAT_DEBUG=1`` to get one when hunting a bu
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from collections.abc import Sequence
@@ -22,7 +21,6 @@ from trackformat.cli.paths import (
     FileRoles,
     OutputRefused,
     check_declared,
-    refuse_output_onto_picture,
 )
 from trackformat.graph import TrackGraphs, build_graphs
 from trackformat.io import TrackFileError, dumps_document, load_track, write_text_atomically
@@ -277,64 +275,6 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-# -- render -------------------------------------------------------------------------------------
-
-
-def cmd_render(args: argparse.Namespace) -> int:
-    out = Path(args.output)
-    suffix = out.suffix.lower()
-    if suffix not in (".png", ".svg", ".pdf"):
-        raise UsageError(f"{out}: the picture must end in .png, .svg or .pdf")
-    printing = {"paper": args.paper, "space_mm": args.space_mm, "with_picture": args.with_picture}
-    if suffix != ".pdf" and (args.paper or args.space_mm is not None or args.with_picture):
-        raise UsageError("--paper, --space-mm and --with-picture are for printing: name a .pdf")
-    try:
-        # Imported here: rendering needs Pillow (and printing fpdf2), which the other commands
-        # must not pay for.
-        module = "trackformat.interop." + ("render_pdf" if suffix == ".pdf" else "render")
-        render = importlib.import_module(module)
-        render_to_file = render.print_to_file if suffix == ".pdf" else render.render_to_file
-    except (ImportError, AttributeError) as err:
-        error(f"rendering is not available in this installation ({err})")
-        return EXIT_UNUSABLE
-    try:
-        track = load_track(args.track)
-    except TrackFileError as err:
-        error(err.render())
-        return EXIT_UNUSABLE
-    refuse_output_onto_picture(out, track, args.track)
-    options: dict[str, Any] = {"track_path": Path(args.track)}
-    if args.heatmap is not None:
-        options["heatmap"] = Path(args.heatmap)
-        options["heat"] = args.heat
-    if suffix == ".pdf":
-        options |= {key: value for key, value in printing.items() if value is not None}
-    try:
-        done = render_to_file(track, out, **options) or []
-    except TrackFileError as err:
-        error(err.render())
-        return EXIT_UNUSABLE
-    except (OSError, ValueError, MemoryError) as err:
-        error(f"{out}: cannot render: {err or type(err).__name__}")
-        return EXIT_UNUSABLE
-    summary = getattr(done, "summary", "")  # a print says its size and pages
-    for note in getattr(done, "notes", done):
-        error(f"{out}: note: {note}")
-    emit(f"wrote {out}" + (f": {summary}" if summary else ""))
-    return EXIT_OK
-
-
-def _millimetres(text: str) -> float:
-    """A ``--space-mm`` value: a finite number of millimetres."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of millimetres") from None
-    if not 1.0 <= value <= 200.0:
-        raise argparse.ArgumentTypeError(f"{text} mm is not a printable space (1 to 200 mm)")
-    return value
-
-
 # -- parser and entry point ---------------------------------------------------------------------
 
 
@@ -377,32 +317,9 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     schema.set_defaults(run=cmd_schema, file_roles=FileRoles(inputs=(), outputs=("output",)))
 
-    render = command("render", "draw a track to a PNG or SVG picture, or print it to a PDF")
-    render.add_argument("track", metavar="TRACK", help="track file")
-    render.add_argument("-o", "--output", required=True, metavar="OUT",
-                        help="OUT.png, OUT.svg, or OUT.pdf to print the board at table scale")
-    render.add_argument("--paper", choices=("A4", "A3", "letter", "poster"),
-                        help="PDF: pages to tile the board over, or one poster page of the "
-                             "board's size (default: A4)")
-    render.add_argument("--space-mm", type=_millimetres, metavar="MM",
-                        help="PDF: printed size of a space (default: the published boards', "
-                             "which prints Monaco 100 cm wide)")
-    render.add_argument("--with-picture", action="store_true",
-                        help="PDF: print the board picture underneath")
-    render.add_argument(
-        "--heatmap", metavar="REPORT",
-        help="colour spaces from a test-drive report (or a JSON object of space ids and numbers)",
-    )
-    render.add_argument(
-        "--heat", choices=("stops", "overshoots", "eliminations"), default="stops",
-        help="which count of a test-drive report to paint (default: stops)",
-    )
-    render.set_defaults(
-        run=cmd_render, file_roles=FileRoles(inputs=("track", "heatmap"), outputs=("output",))
-    )
+    from trackformat.cli import interop, moves, race, render, testdrive, trace
 
-    from trackformat.cli import interop, moves, race, testdrive, trace
-
+    render.register(command)
     interop.register(command)
     moves.register(command)
     testdrive.register(command)

@@ -88,7 +88,7 @@ def render_to_file(
     )
     scene = build_scene(track, values)
     notes: list[str] = []
-    backdrop = _board_picture(track, track_path, target, notes)
+    backdrop = board_picture_path(track, track_path, target, notes)
     placement = track.board.placement
     if suffix == ".svg":
         href = None
@@ -165,7 +165,7 @@ def _finite(value: int | float) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _board_picture(track: Track, track_path: str | os.PathLike[str] | None,
+def board_picture_path(track: Track, track_path: str | os.PathLike[str] | None,
                    out: Path, notes: list[str]) -> Path | None:
     """The board picture to draw under the track, if the track names one that exists.
 
@@ -212,7 +212,7 @@ def _svg_picture(picture: Path, placement: Placement | None) -> tuple[int, int, 
     return width, height, f"matrix({a!r} {d!r} {b!r} {e!r} {c!r} {f!r})"
 
 
-def _placed(picture: Image.Image, size: tuple[int, int], scale: float,
+def placed_picture(picture: Image.Image, size: tuple[int, int], scale: float,
             placement: Placement | None, background: tuple[int, int, int]) -> Image.Image:
     """A ``size`` image (the board drawn ``scale`` times larger) showing ``picture`` through
     its placement, the background where the picture does not reach."""
@@ -244,9 +244,9 @@ def render_png(scene: Scene, backdrop: Path | None = None, placement: Placement 
     size = (final[0] * SUPERSAMPLE, final[1] * SUPERSAMPLE)
     image = Image.new("RGB", size, scene.background)
     if backdrop is not None:
-        board = _open_board_picture(backdrop, notes)
+        board = open_board_picture(backdrop, notes)
         if board is not None:
-            image = _placed(board, size, scale, placement, scene.background)
+            image = placed_picture(board, size, scale, placement, scene.background)
     draw = ImageDraw.Draw(image)
     fonts: dict[tuple[int, bool], tuple[Font, bool]] = {}
     for item in scene.items:
@@ -268,7 +268,7 @@ def render_png(scene: Scene, backdrop: Path | None = None, placement: Placement 
                           dither=Image.Dither.NONE)
 
 
-def _open_board_picture(path: Path, notes: list[str]) -> Image.Image | None:
+def open_board_picture(path: Path, notes: list[str]) -> Image.Image | None:
     """The board picture as RGB, or None (with a note) when it cannot or should not be drawn:
     its size is read from the file's header and checked before any pixel is decoded."""
     limit = f"more than the {MAX_BOARD_PICTURE_PIXELS // (1024 * 1024)} million pixels"

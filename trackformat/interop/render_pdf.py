@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import os
 import string
-import tempfile
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,11 +28,13 @@ from fpdf import FPDF
 from fpdf.enums import StrokeCapStyle, StrokeJoinStyle
 from PIL import Image
 
-from trackformat.graph import build_graphs
-from trackformat.interop.render import HEAT_KEY, load_heatmap
-from trackformat.interop.render import _board_picture as board_picture_path
-from trackformat.interop.render import _open_board_picture as open_board_picture
-from trackformat.interop.render import _placed as placed_picture
+from trackformat.interop.render import (
+    HEAT_KEY,
+    board_picture_path,
+    load_heatmap,
+    open_board_picture,
+    placed_picture,
+)
 from trackformat.interop.scene import RGB, XY, Fill, Item, Label, Scene, Stroke, build_scene
 from trackformat.io import write_atomically
 from trackformat.model.track import Track
@@ -117,9 +118,9 @@ def plan_tiles(board_mm: tuple[float, float], paper: str) -> Tiling:
     return best
 
 
-def board_size_mm(scene: Scene, unit_px: float, space_mm: float) -> tuple[float, float]:
-    """The printed size of the board when a space of ``unit_px`` pixels prints ``space_mm``."""
-    scale = space_mm / unit_px
+def board_size_mm(scene: Scene, space_mm: float) -> tuple[float, float]:
+    """The printed size of the board when a space (``scene.unit`` pixels) prints ``space_mm``."""
+    scale = space_mm / scene.unit
     return scene.width * scale, scene.height * scale
 
 
@@ -199,24 +200,23 @@ def _visible(items: tuple[Item, ...], window_px: tuple[float, float, float, floa
             yield item
 
 
-def write_pdf(scene: Scene, out: Path, *, unit_px: float, paper: str = "A4",
-              space_mm: float = SPACE_MM, picture: Image.Image | None = None,
-              title: str = "") -> Tiling:
-    """Write ``scene`` to the PDF ``out`` at ``space_mm`` a space; ``picture`` (already in board
-    pixels) goes underneath. Returns the tiling. Raises :class:`PrintError` for a print of more
-    than :data:`MAX_PAGES` pages, and ``OSError`` when the file cannot be written."""
+def pdf_of(scene: Scene, *, paper: str = "A4", space_mm: float = SPACE_MM,
+           picture: Image.Image | None = None, title: str = "") -> tuple[bytes, Tiling]:
+    """``scene`` as a PDF at ``space_mm`` a space, ``picture`` (already in board pixels)
+    underneath: the file's bytes and the tiling. Raises :class:`PrintError` for a print of
+    more than :data:`MAX_PAGES` pages."""
     if paper not in PAPER_CHOICES:
         raise PrintError(f"unknown paper {paper!r} (choose {', '.join(PAPER_CHOICES)})")
     if not (1.0 <= space_mm <= 200.0):
         raise PrintError(f"--space-mm {space_mm:g} is not a printable space (1 to 200 mm)")
-    board = board_size_mm(scene, unit_px, space_mm)
+    board = board_size_mm(scene, space_mm)
     tiling = plan_tiles(board, paper)
     if tiling.pages > MAX_PAGES:
         raise PrintError(
             f"the board would print {board[0] / 10:.0f} x {board[1] / 10:.0f} cm on "
             f"{tiling.pages} pages of {paper}, more than {MAX_PAGES}: choose a smaller --space-mm"
         )
-    scale = space_mm / unit_px
+    scale = space_mm / scene.unit
     pdf = FPDF(unit="mm", format=tiling.page)
     pdf.set_auto_page_break(False)
     pdf.set_creator("trackformat")
@@ -237,8 +237,7 @@ def write_pdf(scene: Scene, out: Path, *, unit_px: float, paper: str = "A4",
                 _board(pdf, scene, scale, offset, picture, board, window)
             if not single:
                 _tile_marks(pdf, tiling, row, column, title)
-    pdf.output(str(out))
-    return tiling
+    return bytes(pdf.output()), tiling
 
 
 def _board(pdf: FPDF, scene: Scene, scale: float, offset: XY, picture: Image.Image | None,
@@ -341,8 +340,6 @@ def print_to_file(track: Track, out: str | os.PathLike[str], *,
     written whole or not at all."""
     target = Path(out)
     values = None if heatmap is None else load_heatmap(heatmap, heat)
-    graphs = build_graphs(track)
-    unit = graphs.shapes.scale if graphs.shapes.ids else 40.0
     scene = build_scene(track, values)
     notes: list[str] = []
     picture = None
@@ -354,13 +351,10 @@ def print_to_file(track: Track, out: str | os.PathLike[str], *,
                                      track.board.placement, scene.background)
         elif backdrop is None and not notes:
             notes.append("the track names no board picture: printed without one")
-    with tempfile.TemporaryDirectory(dir=target.resolve().parent,
-                                     prefix=f".{target.name}.") as folder:
-        draft = Path(folder) / "print.pdf"
-        tiling = write_pdf(scene, draft, unit_px=unit, paper=paper, space_mm=space_mm,
-                           picture=picture, title=track.metadata.name)
-        write_atomically(target, draft.read_bytes())
-    size = board_size_mm(scene, unit, space_mm)
+    data, tiling = pdf_of(scene, paper=paper, space_mm=space_mm, picture=picture,
+                          title=track.metadata.name)
+    write_atomically(target, data)
+    size = board_size_mm(scene, space_mm)
     summary = (f"{size[0] / 10:.1f} x {size[1] / 10:.1f} cm on {tiling.pages} "
                f"{'page' if tiling.pages == 1 else 'pages'}"
                + ("" if paper == "poster" else f" of {paper}"))

@@ -81,6 +81,9 @@ class Scene:
     height: int
     background: RGB
     items: tuple[Item, ...]
+    unit: float = 40.0
+    """The size of a space in board pixels (the square root of the median space's area): what
+    a print scales to a printed space's size."""
 
 
 def heat_colour(share: float) -> RGB:
@@ -111,7 +114,7 @@ def build_scene(track: Track, heatmap: Mapping[str, float] | None = None) -> Sce
     items += _arrows(graphs, unit)
     items += _corner_limits(graphs, unit)
     items += _corner_labels(graphs, unit)
-    return Scene(track.board.width, track.board.height, GRASS, tuple(items))
+    return Scene(track.board.width, track.board.height, GRASS, tuple(items), unit)
 
 
 def _spaces(track: Track, unit: float, heatmap: Mapping[str, float] | None) -> list[Item]:

@@ -21,7 +21,7 @@ from trackformat.geometry import SpaceShapes, space_polygon
 from trackformat.graph import LinkKind, TrackGraphs
 from trackformat.lint.diagnostic import Severity
 from trackformat.lint.registry import Finding, rule
-from trackformat.lint.rules.overlaps import Cluster, find_overlaps, point_in
+from trackformat.lint.rules.overlaps import Cluster, find_overlaps, point_in, shrunk
 from trackformat.lint.rules.references import link_pointers
 from trackformat.model.track import SpaceKind, Track
 
@@ -157,8 +157,8 @@ def spaces_overlap(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         return
     # Both outlines drawn half the depth inwards: neighbours that only meet along an edge then
     # no longer touch, and each pair needs one exact test.
-    shrunk = _shrunk(shapes.polygons, OVERLAP_DEPTH * graphs.shapes.scale / 2)
-    search = find_overlaps(shapes.polygons, shrunk, MIN_AREA, OVERLAP_SHARE)
+    inner = shrunk(shapes.polygons, OVERLAP_DEPTH * graphs.shapes.scale / 2)
+    search = find_overlaps(shapes.polygons, inner, MIN_AREA, OVERLAP_SHARE)
     order = graphs.space_position
     named: list[tuple[list[str], Cluster]] = []
     for cluster in search.clusters:
@@ -212,25 +212,6 @@ def _overlap_finding(graphs: TrackGraphs, ids: list[str], cluster: Cluster,
         pointer=graphs.space_pointer(ids[1]),
         point=largest.point,
     )
-
-
-def _shrunk(polygons: np.ndarray, depth: float) -> np.ndarray:
-    """Each outline drawn ``depth`` pixels (about) closer to its centroid, so that neighbours
-    meeting along an edge no longer touch. Scaling every point of every outline is one numpy
-    step on the coordinates shapely hands over, where an inward buffer costs far more on the
-    many-sided outlines of curves."""
-    if not len(polygons):
-        return polygons
-    owner = np.repeat(np.arange(len(polygons)), shapely.get_num_coordinates(polygons))
-    # One centre per outline, even an empty one (whose centre has no coordinates, and which has
-    # no points to move either), so that the rows line up with the outlines.
-    found, which = shapely.get_coordinates(shapely.centroid(polygons), return_index=True)
-    centres = np.zeros((len(polygons), 2))
-    centres[which] = found
-    centres = centres[owner]
-    size = np.sqrt(np.maximum(shapely.area(polygons), 1e-9))
-    keep = (1.0 - np.minimum(2.0 * depth / size, 0.5))[owner, None]
-    return np.asarray(shapely.transform(polygons, lambda xy: centres + (xy - centres) * keep))
 
 
 @rule(
