@@ -401,10 +401,11 @@ def build_parser() -> argparse.ArgumentParser:
         run=cmd_render, file_roles=FileRoles(inputs=("track", "heatmap"), outputs=("output",))
     )
 
-    from trackformat.cli import interop, moves, race, testdrive, trace
+    from trackformat.cli import interop, moves, par, race, testdrive, trace
 
     interop.register(command)
     moves.register(command)
+    par.register(command)
     testdrive.register(command)
     race.register(command)
     trace.register(command)
