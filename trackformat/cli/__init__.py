@@ -317,11 +317,12 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     schema.set_defaults(run=cmd_schema, file_roles=FileRoles(inputs=(), outputs=("output",)))
 
-    from trackformat.cli import interop, moves, race, render, testdrive, trace
+    from trackformat.cli import interop, moves, par, race, render, testdrive, trace
 
     render.register(command)
     interop.register(command)
     moves.register(command)
+    par.register(command)
     testdrive.register(command)
     race.register(command)
     trace.register(command)
