@@ -2,7 +2,13 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
+# What each entry point needs, installed once per kind: the editor (its GUI and the tracer's
+# image libraries, for File > Trace board picture), and the test tools on top of it.
+EDITOR_STAMP := $(VENV)/.installed-editor
+TEST_STAMP := $(VENV)/.installed-test
+# pip's own progress (each package as it is fetched), not --quiet: the first setup downloads
+# some 400 MB and takes a minute or more, which should not look like a hang.
+PIP_INSTALL := $(PY) -m pip install --progress-bar on --disable-pip-version-check
 
 .PHONY: run test lint typecheck bench schema docs clean gui-libs fuzz
 
@@ -10,16 +16,25 @@ STAMP := $(VENV)/.installed
 # tools/gui_libs.py checks every one of them and installs the missing ones (root on Debian) or
 # prints the exact command.
 
-$(STAMP): pyproject.toml
+$(PY):
+	@echo "Setting up $(VENV) (first run only)..."
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[gui,dev]"
-	touch $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
 
-run: $(STAMP) gui-libs
+$(EDITOR_STAMP): pyproject.toml | $(PY)
+	@echo "Installing the editor and its libraries into $(VENV)..."
+	$(PIP_INSTALL) -e ".[gui,trace]"
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(PY)
+	@echo "Installing the editor and the test tools into $(VENV)..."
+	$(PIP_INSTALL) -e ".[gui,trace,dev]"
+	touch $@ $(EDITOR_STAMP)
+
+run: $(EDITOR_STAMP) gui-libs
 	$(PY) -m editor tracks/monaco.json
 
-gui-libs: $(STAMP)
+gui-libs: $(EDITOR_STAMP)
 	@$(PY) tools/gui_libs.py
 
 # The tests run on TEST_PROCESSES processes (pytest-xdist; 2 by default, for the two cores of a
@@ -27,31 +42,31 @@ gui-libs: $(STAMP)
 # process, in order). Each idle process takes tests from the other's queue (worksteal), so both
 # end together; the ten slowest tests are listed at the end, to keep an eye on them.
 TEST_PROCESSES ?= 2
-test: $(STAMP)
+test: $(TEST_STAMP)
 	$(PY) -m ruff check trackformat editor tests tools benchmarks
 	$(PY) -m mypy trackformat editor
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -n $(TEST_PROCESSES) --dist worksteal \
 	  --durations=10
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(PY) -m ruff check trackformat editor tests tools benchmarks
 
-typecheck: $(STAMP)
+typecheck: $(TEST_STAMP)
 	$(PY) -m mypy trackformat editor
 
 # The fuzz targets of tests/fuzz with many more inputs than the normal run, new ones each time
 # (FUZZ_EXAMPLES inputs per target; each must keep the contract of tests/fuzz/contract.py).
 FUZZ_EXAMPLES ?= 2000
-fuzz: $(STAMP)
+fuzz: $(TEST_STAMP)
 	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(PY) -m pytest -q -p no:cacheprovider tests/fuzz \
 	  --hypothesis-show-statistics
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) benchmarks/validate_speed.py
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/editor_speed.py
 	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/drag_speed.py
 
-schema: $(STAMP)
+schema: $(TEST_STAMP)
 	$(PY) -m trackformat schema -o trackformat/schema/track.schema.json
 
 clean:
