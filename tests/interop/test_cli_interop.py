@@ -50,7 +50,7 @@ def test_export_then_import_again(tmp_path: Path, capsys: pytest.CaptureFixture[
         )
         == 0
     )
-    assert dat.read_text().startswith("ring.png 2\n1 ")
+    assert dat.read_text().startswith("ring.png 2\n0 ")  # GP Online numbers from 0
     assert main(["import", "gponline", str(dat), "-o", str(tmp_path / "again.json")]) == 0
     # The four team boxes beside the pit lane are garages in it in GP Online.
     assert len(load_track(tmp_path / "again.json").spaces) == len(small_circuit().spaces) - 4

@@ -138,8 +138,9 @@ def test_export_of_an_import_gives_the_same_file() -> None:
     assert first == second
     # The game's layout: the nodes right after the header, which keeps the file's info-box
     # corner and weather, the rain probability as the whole percent the game reads (node 100, a
-    # legacy finish type 5, is written the newer way, a straight with the F flag).
-    assert first.startswith("My Test Board v2.png 3 0 4\n100 493 352 1 F\n101 ")
+    # legacy finish type 5, is written the newer way, a straight with the F flag; the sample's
+    # nodes, numbered from 100, are numbered from 0, as the game's race looks them up).
+    assert first.startswith("My Test Board v2.png 3 0 4\n0 493 352 1 F\n1 ")
     assert track.gponline is not None
     assert (track.gponline.info_corner, track.gponline.rain_probability,
             track.gponline.min_weather_period) == (3, 0.25, 4)

@@ -4,7 +4,8 @@ Each file is the tiny track of :mod:`tests.interop.gponline_tiny` (which the gam
 one thing changed, and the check must refuse it for that rule, in the game's own words. The
 rules are listed in docs/interop.md ("What GP Online's builder enforces"); each of these files
 was also run through the game's own loader, built from its public source, which refused each
-the same way (and never finished loading the pit lane that runs in a circle).
+the same way (and never finished loading the pit lane that runs in a circle), but the grid of
+nine slots, which its newest version takes (the export keeps the older versions' ten).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable
 import pytest
 
 from tests.interop.gponline_tiny import ROWS, node, text_of, tiny_dat, tiny_sections
-from trackformat.interop.gponline.gamecheck import game_build, game_refusal
+from trackformat.interop.gponline.gamecheck import game_build, game_refusal, race_refusal
 from trackformat.interop.gponline.javaorder import JavaHashSet
 
 Sections = list[list[str]]
@@ -78,6 +79,8 @@ CASES: list[tuple[str, Callable[[Sections], None], str, str]] = [
     ("header: weather with a fraction", _header("tiny.png 0 30.5 4"), "header", ""),
     ("finish line of one node", lambda s: _finish(s, (2,)), "finish",
      "Invalid finish line width 1"),
+    ("finish line of two nodes", lambda s: _finish(s, (1, 2)), "finish",
+     "Invalid finish line width 2"),
     ("finish line of five nodes", lambda s: _finish(s, (1, 2, 3, 11, 13)), "finish",
      "Invalid finish line width 5"),
     ("four finish nodes not staggered", lambda s: _finish(s, (1, 2, 3, 41)), "finish",
@@ -100,6 +103,8 @@ CASES: list[tuple[str, Callable[[Sections], None], str, str]] = [
      "pit lane", "Pit lane is branching"),
     ("a pit lane leading nowhere", lambda s: _edges(s, drop=("904 13",)), "pit lane",
      "Pit lane has dead-end: 904"),
+    ("a pit lane entered from a curve", lambda s: _edges(s, add=("63 901",), drop=("103 901",)),
+     "curve exit", "Curve exit 901 81 82 93 might be missing edges"),
     ("a pit exit onto a node never reached",
      lambda s: (s[1].append("950 940 300 1"), _edges(s, add=("904 950", "950 23"))),
      "pit lane", "Distance not defined at pit lane exit"),
@@ -146,6 +151,39 @@ def test_a_file_breaking_one_rule_is_refused_for_it(
     refusal = game_refusal(_changed(change))
     assert refusal is not None
     assert (refusal.rule, refusal.game_says) == (rule, says), str(refusal)
+
+
+def test_a_pit_lane_entered_from_a_curve_is_refused_with_the_reason() -> None:
+    refusal = game_refusal(_changed(lambda s: _edges(s, add=("63 901",), drop=("103 901",))))
+    assert refusal is not None
+    assert ("curve node 63 moves into pit node 901: GP Online enters its pit lane only from a "
+            "straight") in str(refusal)
+
+
+def test_nodes_not_numbered_from_0_would_be_misread_by_the_race() -> None:
+    # The tiny track loads (its nodes are numbered by row and lane); the game's race looks each
+    # node up by its number as a position in its list of nodes, and would misread them.
+    assert game_refusal(tiny_dat()) is None
+    refusal = race_refusal(tiny_dat())
+    assert refusal is not None and refusal.rule == "numbering"
+    assert refusal.game_says == "Index 904 out of bounds for length 40"
+    assert "numbered 1 to 904, not 0 to 39" in str(refusal)
+    renumbered = _renumbered(tiny_dat())
+    assert race_refusal(renumbered) is None
+
+
+def _renumbered(text: str) -> str:
+    """``text`` with its nodes numbered 0 to N - 1, in the order they are listed."""
+    sections = [part.splitlines() for part in text.split("\n\n")]
+    new = {line.split()[0]: str(k) for k, line in enumerate(sections[0][1:])}
+    for lines in sections:
+        for k, line in enumerate(lines):
+            fields = line.split(" ")
+            if lines is sections[0] and k == 0:
+                continue
+            take = 2 if lines is sections[1] else 1
+            lines[k] = " ".join([new.get(f, f) for f in fields[:take]] + fields[take:])
+    return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
 
 
 def test_a_refusal_names_the_nodes_at_fault() -> None:

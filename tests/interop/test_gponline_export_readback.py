@@ -19,13 +19,13 @@ from trackformat.interop.gponline.readback import game_problem
 from trackformat.model import Track
 
 
-def _ring_with_ids(tmp_path: Path, new_id: dict[int, str]) -> Path:
+def _ring_with_ids(tmp_path: Path, new_id: dict[int, str], first: int = 0) -> Path:
     """The small designed circuit, its spaces renamed, the k-th to ``new_id[k]``, else to
-    k + 1."""
+    ``k + first``."""
     document = small_circuit_document()
     text = json.dumps(document)
     for k, space in enumerate(document["spaces"]):
-        text = text.replace(json.dumps(space["id"]), json.dumps(new_id.get(k, str(k + 1))))
+        text = text.replace(json.dumps(space["id"]), json.dumps(new_id.get(k, str(k + first))))
     path = tmp_path / "ring.json"
     path.write_text(text)
     return path
@@ -50,7 +50,19 @@ def test_plain_number_ids_are_kept(tmp_path: Path, capsys: pytest.CaptureFixture
     dat = tmp_path / "ring.dat"
     assert main(["export", "gponline", str(track), "-o", str(dat), "--image", "r.png"]) == 0
     assert "numbered afresh" not in capsys.readouterr().err
-    assert sorted(game_reads(dat.read_text()).nodes)[:3] == [1, 2, 3]
+    assert sorted(game_reads(dat.read_text()).nodes)[:3] == [0, 1, 2]
+
+
+def test_number_ids_not_from_0_are_numbered_afresh_from_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # GP Online's race looks each node up by its number as a position in its list of nodes.
+    track = _ring_with_ids(tmp_path, {}, first=1)
+    dat = tmp_path / "ring.dat"
+    assert main(["export", "gponline", str(track), "-o", str(dat), "--image", "r.png"]) == 0
+    assert "not GP Online's node numbers as they are" in capsys.readouterr().err
+    nodes = game_reads(dat.read_text()).nodes
+    assert sorted(nodes) == list(range(len(nodes)))
 
 
 def test_ids_too_large_for_the_game_are_numbered_afresh(

@@ -11,7 +11,8 @@ a single lane's first straight is entered only from curves.
 A designed corner whose lanes leave it level (the outer lanes side by side, the middle one a
 half step ahead, say) is written in its nearest faithful form: the first straight of the lane
 furthest along becomes a curve node of the corner, and so on until one lane alone leaves the
-curves straight away. Each space so taken into a corner is named in a warning.
+curves straight away. Each space so taken into a corner is named in a warning. A space the
+pit lane is entered from is taken in last: GP Online enters its pit lane only from a straight.
 """
 
 from __future__ import annotations
@@ -35,9 +36,11 @@ def _first_straights(graphs: TrackGraphs, region: set[str], curve: Collection[st
 
 
 def fit_exits(graphs: TrackGraphs, corners: Mapping[str, list[str]], skip: Collection[str],
-              warnings: list[str]) -> dict[str, list[str]]:
+              warnings: list[str], keep: Collection[str] = ()) -> dict[str, list[str]]:
     """Each corner's curve spaces, with the first straights taken in that its exit needs (see
-    the module docstring); ``skip``: spaces that are never curves (finish line, blocked)."""
+    the module docstring); ``skip``: spaces that are never curves (finish line, blocked);
+    ``keep``: spaces left straight while another can be taken in instead (the pit lane's
+    entries: GP Online enters its pit lane only from a straight)."""
     fitted = {corner: list(spaces) for corner, spaces in corners.items()}
     corner_of = {s: corner for corner, spaces in fitted.items() for s in spaces}
     lane_index = {s: k for k, lane in enumerate(graphs.lane_order) for s in graphs.lanes[lane]}
@@ -51,7 +54,8 @@ def fit_exits(graphs: TrackGraphs, corners: Mapping[str, list[str]], skip: Colle
         )
         if stuck is None:
             break
-        space = max(stuck, key=lambda s: (graphs.progress.get(s, 0), lane_index.get(s, 0)))
+        space = max([s for s in stuck if s not in keep] or stuck,
+                    key=lambda s: (graphs.progress.get(s, 0), lane_index.get(s, 0)))
         lane = graphs.lanes[graphs.lane_order[lane_index[space]]] if space in lane_index else []
         own = lane[lane.index(space) - 1] if space in lane else None
         source = own if own in corner_of else sorted(p for p in behind.get(space, [])

@@ -1,19 +1,23 @@
 """Track -> GP Online ``.dat``: nodes at the space centres, every move an edge, corners as curves.
 
-GP Online numbers its nodes; a track whose space ids are all plain integers keeps them, any other
-track is numbered lane by lane in lap order, then the pit lane, and the mapping is returned so a
-caller can relate the two files. What GP Online's builder cannot use is written in its nearest
+GP Online numbers its nodes 0 to N - 1; a track whose space ids are those numbers keeps them, any
+other track is numbered lane by lane in lap order, then the pit lane, and the mapping is returned
+so a caller can relate the two files. What GP Online's builder cannot use is written in its nearest
 faithful form, each change named in a warning: team boxes beside the pit lane become garages in
 line (:mod:`export_pit`), a designed corner gets the curve distance attributes the builder
-needs to tell its lanes apart (:mod:`export_curves`), a header value the game has no name for
-is replaced (:mod:`export_header`). The text is read back before it is returned (see
-:mod:`readback`): by the game's reading loop, by a faithful check of its track builder, and by
-the importer; an export never gives a file that GP Online or the importer refuses.
+needs to tell its lanes apart (:mod:`export_curves`) and an exit it can restart its count from
+(:mod:`export_exits`), a pit entry from a corner is left out while one from a straight remains,
+a finish line of two is widened by a blocked finish node (:mod:`export_line`), a header value
+the game has no name for is replaced (:mod:`export_header`). The text is read back before it
+is returned (see :mod:`readback`): by the game's reading loop, by a faithful check of its track
+builder, by the importer and for the numbering the game's race needs; an export never gives a
+file that GP Online or the importer refuses.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Collection
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from trackformat.graph import TrackGraphs, build_graphs
@@ -37,8 +41,10 @@ from trackformat.interop.gponline.export_header import (
     header_settings,
     picture_name,
 )
+from trackformat.interop.gponline.export_line import NOT_WIDENED, widen_line
 from trackformat.interop.gponline.export_pit import pit_plan
 from trackformat.interop.gponline.gamebuild import MIN_GRID
+from trackformat.interop.gponline.gamecheck import game_refusal
 from trackformat.interop.gponline.importer import LARGEST_COORDINATE
 from trackformat.interop.gponline.readback import read_back
 from trackformat.model import GPOnline, SpaceKind, Track
@@ -63,11 +69,12 @@ class ExportResult:
 
 def _keeps_ids(ids: list[str]) -> bool:
     """Whether the space ids can be GP Online's node numbers as they are: each the plain
-    spelling of a number the game reads (``"01"`` would be written as node 1, beside ``"1"``),
-    and each once."""
-    return len(set(ids)) == len(ids) and all(
+    spelling of a number (``"01"`` would be written as node 1, beside ``"1"``), and together
+    0 to N - 1, each once, as the game's race looks each node up by its number as a position
+    in its list of nodes (see :func:`~gamecheck.numbering_refusal`)."""
+    return all(
         i.isascii() and i.isdigit() and str(int(i)) == i and int(i) < JAVA_INT for i in ids
-    )
+    ) and sorted(int(i) for i in ids) == list(range(len(ids)))
 
 
 def _numbering(track: Track, graphs: TrackGraphs, written: set[str],
@@ -78,8 +85,9 @@ def _numbering(track: Track, graphs: TrackGraphs, written: set[str],
         return {i: int(i) for i in ids}
     if all(i.isascii() and i.isdigit() for i in ids):
         warnings.append(
-            "the space ids are numbers, but not all can be GP Online's node numbers as they are "
-            "(a leading zero, or a number too large for the game): the nodes are numbered afresh"
+            "the space ids are numbers, but not GP Online's node numbers as they are (the game "
+            "numbers its nodes 0 to one less than their count, each once, with no leading "
+            "zero): the nodes are numbered afresh"
         )
     ordered: list[str] = []
     for lane in graphs.lane_order:
@@ -90,7 +98,7 @@ def _numbering(track: Track, graphs: TrackGraphs, written: set[str],
     numbering: dict[str, int] = {}
     for space_id in ordered:  # the pit lane may name a space that does not exist: no node
         if space_id in written:
-            numbering.setdefault(space_id, len(numbering) + 1)
+            numbering.setdefault(space_id, len(numbering))
     return numbering
 
 
@@ -149,12 +157,37 @@ def _refuse_what_cannot_be_held(track: Track) -> None:
             )
 
 
+def _pit_entries(track: Track, curve_spaces: Collection[str],
+                 warnings: list[str]) -> list[tuple[str, str]]:
+    """The pit lane's entries GP Online can take: those from a straight.
+
+    The game enters its pit lane only from a straight node; a pit node a curve moves to is
+    taken for a straight of the track after the corner, and the track is refused ("unreachable
+    node" or "might be missing edges"). An entry from a corner space is left out, with a
+    warning, while one from a straight remains; a pit lane entered only from corners is
+    written as it is, for the read-back to refuse with the reason."""
+    if not track.pit_lane:
+        return []
+    entries = [(link.from_, link.to) for link in track.pit_lane.entry]
+    kept = [(a, b) for a, b in entries if a not in curve_spaces]
+    if not kept:
+        return entries
+    if len(kept) < len(entries):
+        warnings.append(
+            "GP Online enters its pit lane only from a straight, so the pit entry from a "
+            "corner space is left out (cars enter from the straight after it): " + ", ".join(
+                f"{a} -> {b}" for a, b in entries if (a, b) not in kept)
+        )
+    return kept
+
+
 def _edges(track: Track, numbering: dict[str, int], blocked: dict[str, list[tuple[str, str]]],
-           left_out: set[str], warnings: list[str]) -> list[tuple[int, int]]:
+           left_out: set[str], entries: list[tuple[str, str]],
+           warnings: list[str]) -> list[tuple[int, int]]:
     """Every link, pit entry and exit, and the moves through blocked spaces, as edges."""
     pairs = [(link.from_, link.to) for link in track.links]
     if track.pit_lane:
-        pairs += [(link.from_, link.to) for link in track.pit_lane.entry + track.pit_lane.exit]
+        pairs += entries + [(link.from_, link.to) for link in track.pit_lane.exit]
     pairs += [pair for through in blocked.values() for pair in through]
     edges: list[tuple[int, int]] = []
     seen: set[tuple[int, int]] = set()
@@ -189,10 +222,13 @@ def export_records(track: Track, *, image: str | None = None,
     blocked = _blocked(graphs)
     # Curve nodes are track spaces; a blocked node is no curve, whatever it lies in.
     racing = {s.id for s in track.spaces if s.kind == SpaceKind.TRACK} - set(blocked)
+    entry_sources = {k.from_ for k in track.pit_lane.entry} if track.pit_lane else set()
     curves = fit_exits(graphs, {c.id: [s for s in dict.fromkeys(c.spaces) if s in racing]
-                                for c in track.corners}, finish | set(blocked), warnings)
+                                for c in track.corners}, finish | set(blocked), warnings,
+                       keep=entry_sources)
     stops = {c.id: c.stops for c in track.corners}
     stops_of = {s: stops[corner] for corner, spaces in curves.items() for s in spaces}
+    entries = _pit_entries(track, stops_of, warnings)
     nodes = []
     for space in track.spaces:
         if space.id not in written:
@@ -228,13 +264,33 @@ def export_records(track: Track, *, image: str | None = None,
         raise GPOnlineExportError(str(err)) from None
     corner, rain, period = header_settings(settings, info_corner, warnings)
     dat = DatFile(name, corner, rain, period, nodes,
-                  _edges(track, numbering, blocked, plan.left_out, warnings), attributes, grid)
-    if plans:
-        lane_of = {numbering[s]: lane for lane in graphs.lane_order for s in graphs.lanes[lane]
-                   if s in finish and s in numbering}
-        dat.attributes.update(fitted_positions(format_dat(dat), plans, numbering, lane_of))
-    dat.attributes = dict(sorted(dat.attributes.items()))  # the same file for the same track
+                  _edges(track, numbering, blocked, plan.left_out, entries, warnings),
+                  attributes, grid)
+    lane_of = {numbering[s]: lane for lane in graphs.lane_order for s in graphs.lanes[lane]
+               if s in finish and s in numbering}
+
+    def fit(records: DatFile) -> DatFile:
+        """``records`` with the designed regions' attributes fitted to the game's distances."""
+        found = fitted_positions(format_dat(records), plans, numbering, lane_of) if plans else {}
+        # Sorted: the same file for the same track.
+        return replace(records, attributes=dict(sorted({**records.attributes, **found}.items())))
+
+    if len(finish) == 2:
+        lanes = [[numbering[s] for s in graphs.lanes[lane] if s in numbering]
+                 for lane in graphs.lane_order]
+        space_of = {node: space for space, node in numbering.items()}
+        widened = widen_line(dat, [lane for lane in lanes if lane and lane[0] in lane_of],
+                             space_of, lambda d: _built(fit(d)), warnings)
+        dat = widened or fit(dat)
+    else:
+        dat = fit(dat)
     return ExportResult(dat, numbering, warnings, format_dat(dat))
+
+
+def _built(dat: DatFile) -> tuple[DatFile, str | None]:
+    """``dat`` and why GP Online's builder refuses it (None when it takes it)."""
+    refusal = game_refusal(format_dat(dat))
+    return dat, None if refusal is None else str(refusal)
 
 
 def export_track(track: Track, *, image: str | None = None,
@@ -252,6 +308,9 @@ def export_track(track: Track, *, image: str | None = None,
     space_of = {node: space for space, node in result.node_of.items()}
     problem = read_back(result.text, space_of)
     if problem is not None:
+        widening = [w for w in result.warnings if w.startswith(NOT_WIDENED)]
+        if widening and "Invalid finish line width 2" in problem:
+            problem = widening[0]
         raise GPOnlineExportError(f"the file was not written, since {problem}")
     return result
 

@@ -6,8 +6,8 @@ module does the same work by the same rules, listed with the game's reasons in
 ``docs/interop.md`` ("What GP Online's builder enforces"), so that an export the game would
 refuse is refused here, with what and where. The rules in short:
 
-- the finish line: 3 or 4 finish nodes (2 as the issue's runs of the game show it accepts:
-  one of them a move on from the other, or side by side), which start the distances;
+- the finish line: 3 or 4 finish nodes, which start the distances (2 are refused: so says the
+  game's newest source, and its own loader, built from it and run on the files);
 - a walk from the line: each straight node reached gets the distance of the node it is reached
   from plus half a step per row it lies ahead (a node with a single way in: 1.0 before a curve,
   else 0.4); a node with no move on is a dead end;
@@ -15,9 +15,10 @@ refuse is refused here, with what and where. The rules in short:
   plus their distance attribute (a curve without one is refused), then their curves in turn;
   one of the straights that follow, and the straight it moves to, restart the walk (a curve
   with no such straight after it is refused: "might be missing edges");
-- the pit lane: entered from the track (from a straight, or, as the game now does, from a
-  curve), one chain of pit nodes, the garages in line, each a small step on, its last node
-  leading back to a track node the walk reached;
+- the pit lane: entered from a straight (a pit node a curve moves to is taken for one of the
+  straights after the corner, and left unplaced or refused there), one chain of pit nodes, the
+  garages in line, each a small step on, its last node leading back to a track node the walk
+  reached;
 - every node reached, every move forward (but onto the line, into and out of the pit lane)
   to a larger distance, and a curve node with two moves on must reach two different distances:
   the lanes are told apart by them.
@@ -36,8 +37,8 @@ from trackformat.interop.gponline.dat import NodeType
 from trackformat.interop.gponline.gameload import GameNode, GameRefusal, GameTrack
 
 MIN_GRID = 10
-"""Grid slots GP Online needs: its loader drops a track with fewer (``Main.minGridSize``, 10 in
-every stored version that names a number)."""
+"""Grid slots an export keeps: GP Online's loader drops a track with fewer than
+``Main.minGridSize`` (10 in the older stored versions, 6 in the newest), and 10 holds in all."""
 
 
 Placer = Callable[[GameTrack, list[GameNode], float], None]
@@ -85,23 +86,10 @@ def _finish_line(walk: _Walk) -> int:
     edges = [n for n in walk.track.nodes if n.finish]
     lanes = len(edges)
     children = {c.id for n in edges for c in walk.on(n) if c.finish}
-    said = f"Invalid finish line width {lanes}"
-    if lanes == 2:  # inferred from the game's runs: as the width-3 rule, one lane fewer
-        if len(children) == 1:
-            centre = next(n for n in edges if n.id in children)
-            other = next(n for n in edges if n is not centre)
-            centre.distance, other.distance = 0.5, 0.0
-            walk.work.append(centre)
-        elif not children:
-            for n in edges:
-                n.distance = 0.0
-                walk.work.append(n)
-        else:
-            raise GameRefusal("finish", "the two finish nodes each move onto the other")
-        return lanes
     if not 3 <= lanes <= 4:
         raise GameRefusal(
-            "finish", f"the track has {lanes} finish node(s); GP Online needs 2 to 4", said
+            "finish", f"the track has {lanes} finish node(s); GP Online needs 3 or 4 (one per "
+            "lane at the line)", f"Invalid finish line width {lanes}",
         )
     if lanes == 4:
         if len(children) != 2:
@@ -208,10 +196,7 @@ def _curves(walk: _Walk) -> None:
         for nxt in walk.on(curve):
             if nxt.distance >= 0.0:
                 continue
-            if nxt.is_pit:  # inferred: the game now enters a pit lane from a curve
-                walk.pit = nxt
-                nxt.distance = curve.distance - 0.4
-            elif not track.is_curve(nxt):
+            if not track.is_curve(nxt):  # a pit node too: the game takes it for a straight
                 walk.work.append(nxt)
             else:
                 walk.curves.append(nxt)
@@ -238,12 +223,25 @@ def _curves(walk: _Walk) -> None:
         raise GameRefusal(
             "curve exit",
             f"after a curve, no straight among nodes {ids} is moved onto only from curves and "
-            "moves to another of them, so GP Online cannot restart its count there",
+            "moves to another of them, so GP Online cannot restart its count there"
+            + _pit_from_curve(track),
             f"Curve exit {ids} might be missing edges", tuple(n.id for n in walk.work),
         )
     walk.work.clear()
     centre.distance = top + 0.5
     walk.work.append(centre)
+
+
+def _pit_from_curve(track: GameTrack) -> str:
+    """Why a pit node went astray, when a curve moves into the pit lane; else nothing."""
+    for node in track.nodes:
+        if track.is_curve(node):
+            pit = next((c for c in track.children(node) if c.is_pit), None)
+            if pit is not None:
+                return (f" (curve node {node.id} moves into pit node {pit.id}: GP Online enters "
+                        "its pit lane only from a straight, and takes a pit node after a curve "
+                        "for a straight of the track)")
+    return ""
 
 
 def _pit_lane(walk: _Walk) -> None:
@@ -342,7 +340,8 @@ def build(track: GameTrack) -> tuple[int, list[GameNode]]:
     for node in track.nodes:
         if node.distance < 0.0:
             raise GameRefusal(
-                "reached", f"node {node.id} at ({node.x}, {node.y}) is never reached on the lap",
+                "reached", f"node {node.id} at ({node.x}, {node.y}) is never reached on the lap"
+                + (_pit_from_curve(track) if node.is_pit else ""),
                 f"Track contains unreachable node: {node.id} ({node.x},{node.y})", (node.id,),
             )
     for node in track.nodes:

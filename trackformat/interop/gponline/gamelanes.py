@@ -10,7 +10,7 @@ lanes it cannot rebuild:
   furthest behind when several do: a lane change must come from a node ahead of the node's own
   predecessor in its lane, or the node joins the wrong lane and a later one finds no lane;
 - where the outermost lanes enter or leave a curve, their first (or last) curve nodes must
-  stand at matching distances (the same, or half a step apart with 2 or 4 lanes), unless the
+  stand at matching distances (the same, or half a step apart with 4 lanes), unless the
   lanes' nodes before the change already stand level;
 - a blocked node must keep a move on once the moves into blocked nodes are taken away (the
   game removes them before racing).
@@ -32,8 +32,6 @@ def start_lanes(line: list[GameNode]) -> list[list[GameNode]]:
             "Finish line nodes don't have the lowest distance",
             tuple(n.id for n in line if not n.finish),
         )
-    if len(line) == 2:  # inferred, as the two-lane finish line
-        return [[line[0]], [line[1]]]
     if len(line) == 3:
         middle = 2 if line[0].distance == line[1].distance else 0
         order = (0, 2, 1) if middle == 2 else (1, 0, 2)

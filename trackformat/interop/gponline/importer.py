@@ -14,7 +14,7 @@ warning, never taken silently.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import networkx as nx
@@ -30,6 +30,7 @@ from trackformat.interop.gponline.board import (
 )
 from trackformat.interop.gponline.corners import corner_runs
 from trackformat.interop.gponline.dat import CURVE_STOPS, DatFile, DatNode, NodeType
+from trackformat.interop.gponline.export_line import widening_nodes
 from trackformat.interop.gponline.ignored import blocked_spaces, lane_jumps
 from trackformat.interop.gponline.lanes import find_lanes
 from trackformat.interop.gponline.outlines import node_spaces, spacing_of
@@ -149,6 +150,7 @@ def import_dat(
             f"the track's name is {len(name):,} characters long; a name may have at most {MAX_NAME}"
         )
     warnings: list[str] = []
+    dat = _without_widening(dat, warnings)
     nodes = _apart(dat, source, warnings)
     moves = _clean_edges(dat, warnings)
     layout = _Layout(nodes, moves, warnings)
@@ -267,6 +269,20 @@ def import_dat(
             f"{source}: the file makes no valid track: {where}: {first['msg']}"
         ) from None
     return ImportResult(track, warnings)
+
+
+def _without_widening(dat: DatFile, warnings: list[str]) -> DatFile:
+    """``dat`` without its blocked finish nodes: no car can enter one, it only widens the line
+    GP Online counts its lanes by (see :mod:`export_line`)."""
+    drop = widening_nodes(dat)
+    if not drop:
+        return dat
+    warnings.append(f"blocked finish node(s) {sorted(drop)} only widen the finish line for GP "
+                    "Online (no car can enter one); dropped")
+    return replace(dat, nodes=[n for n in dat.nodes if n.id not in drop],
+                   edges=[e for e in dat.edges if not set(e) & drop],
+                   attributes={n: v for n, v in dat.attributes.items() if n not in drop},
+                   grid=[g for g in dat.grid if g[0] not in drop])
 
 
 def _track(

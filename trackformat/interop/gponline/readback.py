@@ -4,8 +4,9 @@ An exported ``.dat`` must load in GP Online and import again here. Both are chec
 about to be written, not on the records it was made from: the text is read by the rules of the
 game's own reading loop (:func:`game_problem`), then built by the rules of the game's track
 builder (:mod:`gamecheck`: distances, lanes, the pit lane, the grid), then read as bytes and
-imported by this toolkit's reader and importer. A file that fails is never written; the export
-stops with what went wrong and where.
+imported by this toolkit's reader and importer, and last checked for the numbering the game's
+race looks its nodes up by. A file that fails is never written; the export stops with what went
+wrong and where.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ import re
 from collections.abc import Mapping
 
 from trackformat.interop.gponline.dat import DatError, decode_dat, parse_dat
-from trackformat.interop.gponline.gamecheck import game_refusal
+from trackformat.interop.gponline.gamecheck import game_refusal, numbering_refusal
+from trackformat.interop.gponline.gameload import load_game_track
 from trackformat.interop.gponline.importer import GPOnlineImportError, import_dat
 
 _JAVA_INT = re.compile(r"[+-]?[0-9]{1,10}")
@@ -82,15 +84,18 @@ def read_back(text: str, space_of: Mapping[int, str] | None = None) -> str | Non
     if problem is not None:
         return f"GP Online could not read it: {problem}"
     refusal = game_refusal(text)
-    if refusal is not None:
-        named = [f"node {node} is space {space_of[node]}" for node in refusal.nodes
-                 if space_of and node in space_of]
-        where = f" ({', '.join(named)})" if named else ""
-        return f"GP Online would refuse it: {refusal}{where}"
-    try:
-        # As the file's bytes, the way import reads them: a NUL in the header is refused there.
-        import_dat(parse_dat(decode_dat(text.encode("utf-8"), "the file"), "the file"),
-                   "the file")
-    except (DatError, GPOnlineImportError) as err:
-        return f"it would not import again: {err}"
-    return None
+    if refusal is None:
+        try:
+            # As the file's bytes, the way import reads them: a NUL in the header is refused.
+            import_dat(parse_dat(decode_dat(text.encode("utf-8"), "the file"), "the file"),
+                       "the file")
+        except (DatError, GPOnlineImportError) as err:
+            return f"it would not import again: {err}"
+        refusal = numbering_refusal(load_game_track(text))
+    if refusal is None:
+        return None
+    named = [f"node {node} is space {space_of[node]}" for node in refusal.nodes
+             if space_of and node in space_of]
+    where = f" ({', '.join(named)})" if named else ""
+    verb = "race it wrongly" if refusal.rule == "numbering" else "refuse it"
+    return f"GP Online would {verb}: {refusal}{where}"
