@@ -61,6 +61,19 @@ def test_info_can_show_a_cached_par(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert cached_par(track, laps=2) is None  # another race length is another par
 
 
+def test_info_shows_par_once_solved(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = ring_file(tmp_path)
+    code, out, _ = run(["info", str(path)], capsys)
+    assert code == 0 and "not solved yet (trackformat par TRACK solves it)" in out
+    code, out, _ = run(["par", str(path), "--json"], capsys)
+    solved = json.loads(out)["par"]
+    code, out, _ = run(["info", str(path)], capsys)
+    laps = short_ring().metadata.laps
+    assert code == 0 and f"par           {solved:.2f} turns ({laps} laps, formula-d)" in out
+    code, out, _ = run(["info", str(path), "--json"], capsys)
+    assert json.loads(out)["par"] == solved and json.loads(out)["par_status"] == "solved"
+
+
 def test_the_text_says_the_par_where_the_turns_go_and_what_it_costs(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["par", str(ring_file(tmp_path)), "--laps", "1"], capsys)

@@ -185,6 +185,15 @@ def _blank(value: object) -> str:
     return "-" if value is None or value == "" else str(value)
 
 
+def _par_text(info: dict[str, Any]) -> str:
+    status = info.get("par_status", "not solved")
+    if status == "solved":
+        return f"{info['par']:.2f} turns ({info['laps']} laps, formula-d)"
+    if status == "no safe line":
+        return "none: every line risks elimination"
+    return "not solved yet (trackformat par TRACK solves it)"
+
+
 def info_text(info: dict[str, Any], source: str) -> str:
     """``info`` as a short table for people."""
     counts = zip(info["lane_ids"], info["lanes"], strict=True)
@@ -203,6 +212,7 @@ def info_text(info: dict[str, Any], source: str) -> str:
         ("laps", str(info["laps"])),
         ("shortest lap", f"{lap} moves" if lap is not None else "none (no complete lap)"),
         ("stops per lap", str(info["stops_per_lap"])),
+        ("par", _par_text(info)),
     ]
     lines = [info["name"], *(f"  {key:<14}{value}" for key, value in rows)]
     if info["corners"]:
@@ -240,8 +250,24 @@ def cmd_info(args: argparse.Namespace) -> int:
     if track is None:
         return EXIT_UNUSABLE
     info = track_info(track)
+    info |= _cached_par(track)
     emit(_json({"file": source, **info}) if args.json else info_text(info, source))
     return EXIT_OK
+
+
+def _cached_par(track: Track) -> dict[str, Any]:
+    """``info``'s par: the track's under the default rules for its own laps if ``par`` solved
+    it before (never solved here: a solve takes up to a minute). ``par`` is the expected turns
+    or None; ``par_status`` says "solved", "not solved" or "no safe line" (no policy finishes
+    without a risk of elimination)."""
+    from trackformat.par import cached_par
+
+    par = cached_par(track)
+    if par is None:
+        return {"par": None, "par_status": "not solved"}
+    if par == float("inf"):
+        return {"par": None, "par_status": "no safe line"}
+    return {"par": par, "par_status": "solved"}
 
 
 # -- schema -------------------------------------------------------------------------------------
