@@ -17,21 +17,31 @@ from tests.factories import ring
 from trackformat.io import save_track
 
 
-def _bury_the_dead() -> None:
+def _bury_the_dead(set_aside: bool = False) -> None:
     """Delete the widgets closed so far and collect their Python wrappers, now.
 
     Every test leaves a closed window behind. Left to Python's cycle collector, its wrappers die
     whenever the next collection runs, which may be in the middle of another window's paint
     event, and Qt then deletes widgets under the painter's feet (a segmentation fault a few
-    tests later). Done here, between tests, nothing else is drawing."""
+    tests later). Done here, between tests, nothing else is drawing.
+
+    ``set_aside`` (before a test, when the tests before it have let go of their windows): what
+    survives is set aside for the collector (:func:`gc.freeze`), so that the burial after the
+    test, and every collection Python starts meanwhile, looks only at the objects made since.
+    Without it each collection walked the whole heap of the test process, which the race tests
+    run before (``SLOWEST_FIRST`` in tests/conftest.py) fill with millions of objects: a second
+    or more per burial in `make test`, more than the editor tests themselves took. Not after a
+    test: pytest still holds the test's window then, which would be set aside for good."""
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     gc.collect()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    if set_aside:
+        gc.freeze()
 
 
 @pytest.fixture(autouse=True)
 def _windows_die_between_tests(qapp) -> Iterator[None]:  # type: ignore[no-untyped-def]
-    _bury_the_dead()
+    _bury_the_dead(set_aside=True)
     yield
     _bury_the_dead()
 
