@@ -247,6 +247,22 @@ class TrackDocument(QObject):
         self.undo_stack.setClean()
         self.fileStateChanged.emit()
 
+    def detach(self) -> None:
+        """Forget the file: the track becomes an unsaved one, so that Save asks where to write
+        it. A command that puts a wholly new track in the window (a trace) detaches it, so that
+        a Save cannot write the new track over the file of the old one."""
+        if self._path is None:
+            return
+        image = self.board_image()
+        if image is not None and image.as_posix() != self._track.board.image:
+            # Named in full until saved (saving makes it relative again): not an edit to undo.
+            board = self._track.board.model_copy(update={"image": image.as_posix()})
+            self._track = self._track.model_copy(update={"board": board})
+        self._path = None
+        self._on_disk = None
+        self._unsaved = True
+        self.fileStateChanged.emit()
+
     def changed_on_disk(self) -> bool:
         """Whether the track's file holds something else than this document last read or
         wrote: saving now would overwrite another program's (or another editor's) save."""

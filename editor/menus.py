@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu
 
-from editor import board_aids, clipboard, file_commands, help_menu, session
+from editor import (
+    board_aids,
+    clipboard,
+    file_commands,
+    file_places,
+    help_menu,
+    session,
+    trace_board,
+)
 from editor.tools import pit_tool
 from editor.tools.registry import tool_classes
 
@@ -55,10 +63,15 @@ def build(window: MainWindow) -> None:
             lambda: window.with_chosen_picture(window.set_board_picture))
     _action(window, file, "Relink board picture...",
             lambda: window.with_chosen_picture(window.relink_scan))
+    _action(window, file, "Trace board picture...", lambda: trace_board.trace_board_picture(
+        trace_board.TraceParts(window, window.document, window.validation, window.problems,
+                               window.scene, window.view, window.show_status,
+                               session.last_folder(window))))
     file.addSeparator()
     _action(window, file, "Import GP Online...", lambda: file_commands.import_gponline(window))
     _action(window, file, "Export to GP Online...", lambda: file_commands.export_gponline(window))
     _action(window, file, "Render a picture...", lambda: file_commands.render_picture(window))
+    _action(window, file, "Print board...", lambda: _print_board(window), keys.Print)
     _action(window, file, "Export JSON Schema...", lambda: file_commands.export_schema(window))
     file.addSeparator()
     _action(window, file, "Quit", window.close, keys.Quit)
@@ -134,6 +147,15 @@ def build(window: MainWindow) -> None:
 
     helps = bar.addMenu("&Help")
     _action(window, helps, "Keyboard shortcuts", lambda: help_menu.show_shortcuts(window), "F1")
+
+
+def _print_board(window: MainWindow) -> None:
+    """File > Print board... on the track as it is now (the PDF library is loaded then, not
+    when the editor starts)."""
+    from editor import print_board
+
+    print_board.print_board(window, window.document.track, window.document.path, window.settings,
+                            file_places.proposed_path(window, ".pdf"), window.show_status)
 
 
 def recent_files(window: MainWindow) -> list[str]:

@@ -19,7 +19,7 @@ This module lays the panel out and holds its run control and live mode; the sett
 :mod:`editor.panels.testdrive_job`, live mode's worker process in :mod:`editor.panels.live`,
 the summary, corner table, pin and heatmap in :mod:`editor.panels.testdrive_results` (the
 report's text and table themselves in :mod:`editor.panels.testdrive_report`), and the replay in
-:mod:`editor.panels.testdrive_replay`.
+:mod:`editor.panels.testdrive_replay`; par, on demand, in :mod:`editor.panels.testdrive_par`.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from editor.document import TrackDocument
 from editor.drive_checks import RACE_ANYWAY, broken_track_warning, race_breaking, why_no_race
 from editor.panels.live import LiveDrive
 from editor.panels.testdrive_job import DriveJob
+from editor.panels.testdrive_par import ParRow
 from editor.panels.testdrive_replay import ReplayControls
 from editor.panels.testdrive_results import DriveResults
 from editor.panels.testdrive_settings import DriveSettings
@@ -119,6 +120,8 @@ class TestDrivePanel(QWidget):
         self.view, self.corner_table, self.heat = d.view, d.corner_table, d.heat
         self.pin_button, self.unpin_button, self.pin_label = (d.pin_button, d.unpin_button,
                                                               d.pin_label)
+        self.par = ParRow(document, s, self.said.emit, self)  # Par, above the summary
+        d.summary.insertWidget(0, self.par)
         self.replayer = ReplayControls(self, self.replayFrame.emit)
         # Its widgets, reachable from the panel as before.
         r = self.replayer
@@ -157,7 +160,6 @@ class TestDrivePanel(QWidget):
         s.ruleset.currentTextChanged.connect(self._live_settings_changed)
 
     # Running ---------------------------------------------------------------------------------
-
     def start(self) -> bool:
         """Start a batch with the panel's settings; False (and a message) when they are wrong."""
         if self._thread is not None:
@@ -290,9 +292,9 @@ class TestDrivePanel(QWidget):
             self._stop_thread()
         if self.live_drive is not None:
             self.live_drive.close()
+        self.par.shut_down()
 
     # Live ------------------------------------------------------------------------------------
-
     def _live_toggled(self, on: bool) -> None:
         if on:
             if self.live_drive is None:
@@ -377,7 +379,6 @@ class TestDrivePanel(QWidget):
         self._say(f"live: not raced: {reason}")
 
     # Replay ----------------------------------------------------------------------
-
     def heat_values(self, kind: str) -> dict[str, float]:
         return self.results.heat_values(kind)
 

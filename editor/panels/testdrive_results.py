@@ -42,6 +42,9 @@ class DriveResults:
         self.changes: list[Change] = []
         """What changed beyond the intervals from the pinned report to the current one."""
         self.view = QTextBrowser(parent)
+        # It scrolls, so it gives up height first: the Par row above it does not make the
+        # dock taller, nor the board shorter.
+        self.view.setMinimumHeight(2 * self.view.fontMetrics().lineSpacing())
         self.corner_table = CornerTable(parent)
         self.pin_button = QPushButton("Pin", parent)
         self.pin_button.setToolTip(

@@ -100,6 +100,29 @@ def tile_name(row: int, column: int) -> str:
     return f"{row_name}{column + 1}"
 
 
+def tile_outlines(tiling: Tiling, board_mm: tuple[float, float]
+                  ) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each tile's name and the part of the board it prints (left, top, width, height in mm,
+    the last row and column cut at the board's edge), row by row: what the assembly map
+    outlines, and the editor's print preview draws."""
+    outlines = []
+    for row in range(tiling.rows):
+        for column in range(tiling.columns):
+            x, y = tiling.origin(row, column)
+            outlines.append((tile_name(row, column),
+                             (x, y, min(tiling.window[0], board_mm[0] - x),
+                              min(tiling.window[1], board_mm[1] - y))))
+    return outlines
+
+
+def print_summary(board_mm: tuple[float, float], tiling: Tiling, paper: str) -> str:
+    """The print in a few words, as the command line and the editor say it ("100.0 x 66.3 cm
+    on 17 pages of A4")."""
+    pages = tiling.pages
+    return (f"{board_mm[0] / 10:.1f} x {board_mm[1] / 10:.1f} cm on {pages} "
+            f"{'page' if pages == 1 else 'pages'}" + ("" if paper == "poster" else f" of {paper}"))
+
+
 def plan_tiles(board_mm: tuple[float, float], paper: str) -> Tiling:
     """The tiling of a board of ``board_mm`` on ``paper``: one page for ``poster``; otherwise the
     sheet turned whichever way takes fewer pages."""
@@ -317,18 +340,13 @@ def _assembly_map(pdf: FPDF, scene: Scene, tiling: Tiling, board: tuple[float, f
     pdf.set_draw_color(0, 0, 0)
     pdf.set_line_width(0.3)
     pdf.set_font("Helvetica", "B", 10)
-    for row in range(tiling.rows):
-        for column in range(tiling.columns):
-            x, y = tiling.origin(row, column)
-            w = min(tiling.window[0], board[0] - x) * shrink
-            h = min(tiling.window[1], board[1] - y) * shrink
-            left, top = offset[0] + x * shrink, offset[1] + y * shrink
-            pdf.rect(left, top, w, h, style="D")
-            pdf.set_fill_color(255, 255, 255)
-            name = tile_name(row, column)
-            width = pdf.get_string_width(name) + 2
-            pdf.rect(left + 1, top + 1, width, 5, style="F")
-            pdf.text(left + 2, top + 4.8, name)
+    for name, (x, y, w, h) in tile_outlines(tiling, board):
+        left, top = offset[0] + x * shrink, offset[1] + y * shrink
+        pdf.rect(left, top, w * shrink, h * shrink, style="D")
+        pdf.set_fill_color(255, 255, 255)
+        width = pdf.get_string_width(name) + 2
+        pdf.rect(left + 1, top + 1, width, 5, style="F")
+        pdf.text(left + 2, top + 4.8, name)
 
 
 def print_to_file(track: Track, out: str | os.PathLike[str], *,
@@ -354,11 +372,7 @@ def print_to_file(track: Track, out: str | os.PathLike[str], *,
     data, tiling = pdf_of(scene, paper=paper, space_mm=space_mm, picture=picture,
                           title=track.metadata.name)
     write_atomically(target, data)
-    size = board_size_mm(scene, space_mm)
-    summary = (f"{size[0] / 10:.1f} x {size[1] / 10:.1f} cm on {tiling.pages} "
-               f"{'page' if tiling.pages == 1 else 'pages'}"
-               + ("" if paper == "poster" else f" of {paper}"))
-    return Printed(notes, summary)
+    return Printed(notes, print_summary(board_size_mm(scene, space_mm), tiling, paper))
 
 
 @dataclass(frozen=True)
