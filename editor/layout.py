@@ -7,7 +7,9 @@ step) or raises :class:`~editor.edits.EditError` with a message for the status b
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 from editor.edits import EditError, fresh_id, put_corner
 from trackformat.graph import build_graphs
@@ -198,11 +200,41 @@ def toggle_garage(track: Track, space_id: str) -> Track:
     return track.model_copy(update={"pit_lane": pit.model_copy(update={"garages": garages})})
 
 
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in a track's JSON document, or in part of it."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield key
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def box_id(track: Track, space_id: str) -> str:
+    """The id ``space_id`` keeps as a team box. A space drawn by hand (the Space tool) is named
+    after the lane it was drawn beside, ``1-new-2``; a box is in no lane, so one of those, named
+    nowhere else in the track yet, becomes the next ``box-N``, as boxes are named on the
+    shipped boards. Any other id is the designer's, and kept."""
+    space = next((s for s in track.spaces if s.id == space_id), None)
+    if space is None or space.lane is None:
+        return space_id
+    if not re.fullmatch(rf"{re.escape(space.lane)}-new-\d+", space_id):
+        return space_id
+    document = track.model_dump(mode="json", by_alias=True, exclude={"spaces"})
+    if space_id in _strings(document):
+        return space_id
+    return fresh_id({s.id for s in track.spaces}, "box")
+
+
 def toggle_box(track: Track, space_id: str, beside: Sequence[str] = ()) -> Track:
     """Make ``space_id`` a team box beside the pit lane, or stop it being one.
 
     A new box is linked from the pit space before the first of ``beside`` (the pit spaces it
-    touches; by default the nearest pit space) and back to the one after the last.
+    touches; by default the nearest pit space) and back to the one after the last. A space
+    drawn by hand takes a box's id (see :func:`box_id`).
     """
     pit = _pit(track)
     if not pit.spaces:
@@ -216,6 +248,13 @@ def toggle_box(track: Track, space_id: str, beside: Sequence[str] = ()) -> Track
     centres = {s.id: s.centre for s in track.spaces}
     if space_id not in centres:
         raise EditError(f"no space {space_id}")
+    named = box_id(track, space_id)
+    if named != space_id:
+        spaces = [s.model_copy(update={"id": named}) if s.id == space_id else s
+                  for s in track.spaces]
+        track = track.model_copy(update={"spaces": spaces})
+        centres[named] = centres.pop(space_id)
+        space_id = named
     touching = [s for s in beside if s in pit.spaces] or [
         min(pit.spaces, key=lambda s: math.dist(centres[s], centres[space_id]))
     ]

@@ -4,8 +4,9 @@ The scene redraws incrementally: a space item is touched only when its ``Space``
 (edits share unchanged objects between versions), and the arrows, corners and labels, which are a
 few items each, are rebuilt when the spaces or links they depend on change.
 
-This module keeps that bookkeeping (which items are shown, for which layer, selected or not) and
-the picking of elements under the pointer; the items themselves are made in
+This module keeps that bookkeeping (which items are shown, for which layer, selected or not);
+the picking of elements under the pointer is :mod:`editor.scene.picking`'s, the placing of the
+corner labels :mod:`editor.scene.corner_labels`', and the items themselves are made in
 :mod:`editor.scene.drawings` (arrows, corner outlines and labels, problem markers, cars) and
 :mod:`editor.scene.items`.
 """
@@ -16,24 +17,25 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QPainterPathStroker, QPen, QPolygonF, QTransform
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsPixmapItem, QGraphicsScene
+from PySide6.QtCore import QObject, QRect, QRectF, Signal
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsPixmapItem
 
 from editor.scene import style
+from editor.scene.corner_labels import CornerLabels
 from editor.scene.drawings import (
     Arrow,
-    CornerDrawing,
     TileKey,
     arrow_tiles,
+    board_background,
     car_labels,
-    corner_label,
     corner_outline,
     problem_markers,
     tile_item,
 )
 from editor.scene.items import ELEMENT_ID, CornerItem, LabelItem, SpaceItem
 from editor.scene.labels import heat_colour, typical_size
+from editor.scene.picking import PickingScene
 from editor.scene.scan import pixmap_size, read_scan, scan_transform
 from editor.scene.snap import Snapper
 from editor.scene.style import Layer
@@ -41,7 +43,7 @@ from trackformat.lint import Report
 from trackformat.model import Placement, Track
 
 
-class BoardScene(QGraphicsScene):
+class BoardScene(PickingScene):
     """Shows one track; see the module docstring."""
 
     scanProblem = Signal(str)
@@ -62,9 +64,7 @@ class BoardScene(QGraphicsScene):
         self._corner_items: dict[str, tuple[Any, Any, CornerItem]] = {}
         """Each corner's outline item, with the corner and its spaces it was drawn from."""
         self.heat: dict[str, float] = {}
-        self.corner_paths: dict[str, tuple[int | None, int | None]] = {}
-        self._corner_labels: dict[str, CornerDrawing] = {}
-        """Where each corner's label goes (from its outline)."""
+        self.corner_labels = CornerLabels(self, self._show_corner_labels)
         self.selection: set[str] = set()
         """Ids the document has selected; rebuilt items are selected from it."""
         self.snapper = Snapper(self)
@@ -102,6 +102,22 @@ class BoardScene(QGraphicsScene):
         # Room around the board, so that a space at its edge can still be centred in the view.
         margin = max(rect.width(), rect.height()) / 2
         self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
+
+    def drawBackground(self, painter: QPainter, rect: QRectF | QRect) -> None:
+        board = QRectF() if self.track is None else QRectF(
+            0, 0, self.track.board.width, self.track.board.height)
+        board_background(painter, QRectF(rect), board)
+        if self.track is not None:  # the labels keep their size on the screen
+            self.corner_labels.zoomed(painter.worldTransform().m11(), self._replace_labels)
+
+    def _replace_labels(self) -> None:
+        if self.track is not None:
+            self._rebuild_corner_labels(self.track)
+
+    @property
+    def label_scale(self) -> float:
+        """The view's zoom the corner labels were placed for."""
+        return self.corner_labels.scale
 
     def board_rect(self) -> QRectF:
         """The board, and the board picture where it is placed: what "fit board" shows."""
@@ -159,7 +175,7 @@ class BoardScene(QGraphicsScene):
             )
             if not same:
                 self._remove(self._corner_items.pop(corner_id)[2], Layer.CORNERS)
-                self._corner_labels.pop(corner_id, None)
+                self.corner_labels.drawings.pop(corner_id, None)
         for corner_id, (corner, members) in wanted.items():
             if corner_id in self._corner_items:
                 self._corner_items[corner_id] = (corner, members, self._corner_items[corner_id][2])
@@ -171,26 +187,23 @@ class BoardScene(QGraphicsScene):
             corner_item.selected = corner.id in self.selection
             self._add(corner_item, Layer.CORNERS)
             self._corner_items[corner_id] = (corner, members, corner_item)
-            self._corner_labels[corner.id] = drawn
+            self.corner_labels.drawings[corner.id] = drawn
         self._rebuild_corner_labels(track)
 
     def show_corner_paths(self, paths: Mapping[str, tuple[int | None, int | None]]) -> None:
         """The computed long and short of each corner (from the validator, which measures them
         off the UI thread), shown beside the printed numbers."""
-        self.corner_paths = dict(paths)
+        self.corner_labels.paths = dict(paths)
         if self.track is not None:
             self._rebuild_corner_labels(self.track)
 
     def _rebuild_corner_labels(self, track: Track) -> None:
+        self.corner_labels.place(track, self.board_rect())
+
+    def _show_corner_labels(self, labels: list[LabelItem]) -> None:
         for item in [i for i in self.layer_items[Layer.CORNERS] if isinstance(i, LabelItem)]:
             self._remove(item, Layer.CORNERS)
-        for corner in track.corners:
-            if corner.id not in self._corner_labels:
-                continue
-            label = corner_label(corner, self.corner_paths.get(corner.id))
-            drawn = self._corner_labels[corner.id]
-            label.setPos(*drawn.label_at)
-            label.stand_off(drawn.outward)
+        for label in labels:
             self._add(label, Layer.CORNERS)
 
     def _rebuild_grid(self, track: Track) -> None:
@@ -219,8 +232,7 @@ class BoardScene(QGraphicsScene):
         self._corner_items = {}
         self.scan_item = None
         self.heat = {}
-        self.corner_paths = {}
-        self._corner_labels = {}
+        self.corner_labels.clear()
 
     # Problems and heatmap --------------------------------------------------------------------
 
@@ -327,73 +339,3 @@ class BoardScene(QGraphicsScene):
                 if selected != corner.selected:
                     corner.selected = selected
                     corner.update()
-
-    def _pickable(self, item: QGraphicsItem) -> str | None:
-        element = item.data(ELEMENT_ID)
-        if element is None or not item.isVisible():
-            return None
-        if isinstance(item, SpaceItem) and Layer.SPACES in self.locked:
-            return None
-        if isinstance(item, (CornerItem, LabelItem)) and Layer.CORNERS in self.locked:
-            return None
-        return str(element)
-
-    def element_at(
-        self, point: QPointF, view: QTransform | None = None, reach: float = 0.0
-    ) -> str | None:
-        """Id of the element a click at a scene point picks: a corner whose label is under it,
-        else a corner whose limit line is within ``reach`` board pixels of it, else the topmost
-        pickable element under it (a space, or a limit line hit exactly).
-
-        ``view`` is the view's transform: corner labels keep their size on screen, so without it
-        they are looked for at their size in board pixels. The label and the band along the
-        limit line select the corner while a click inside its limits still selects a space,
-        which is edited far more often."""
-        under = [
-            (item, element)
-            for item in self.items(
-                point,
-                Qt.ItemSelectionMode.IntersectsItemShape,
-                Qt.SortOrder.DescendingOrder,
-                view or QTransform(),
-            )
-            if (element := self._pickable(item)) is not None
-        ]
-        for item, element in under:
-            if isinstance(item, LabelItem):
-                return element
-        corner = self.corner_near(point, reach) if reach > 0 else None
-        if corner is not None:
-            return corner
-        return under[0][1] if under else None
-
-    def corner_near(self, point: QPointF, reach: float) -> str | None:
-        """The pickable corner whose limit line passes within ``reach`` board pixels of
-        ``point`` (the first found, where the lines of two corners meet)."""
-        pen = QPen()
-        pen.setWidthF(2 * reach)
-        band = QPainterPathStroker(pen)
-        for item in self.layer_items[Layer.CORNERS]:
-            if (
-                isinstance(item, CornerItem)
-                and self._pickable(item) is not None
-                and band.createStroke(item.path()).contains(point)
-            ):
-                return str(item.data(ELEMENT_ID))
-        return None
-
-    def elements_in(self, area: QPolygonF) -> set[str]:
-        """Ids of the pickable elements a rubber band touches (corners by their limit lines:
-        a band dragged over spaces next to a corner's label means those spaces)."""
-        found = set()
-        for item in self.items(area, Qt.ItemSelectionMode.IntersectsItemShape):
-            element = self._pickable(item)
-            if element is not None and not isinstance(item, LabelItem):
-                found.add(element)
-        return found
-
-    def space_at(self, point: QPointF) -> str | None:
-        for item in self.items(point):
-            if isinstance(item, SpaceItem) and self._pickable(item) is not None:
-                return item.space.id
-        return None

@@ -11,8 +11,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from PySide6.QtCore import QPointF
-from PySide6.QtGui import QColor, QPainterPath
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QPainter, QPainterPath
 from PySide6.QtWidgets import QGraphicsPathItem
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -31,6 +31,17 @@ TileKey = tuple[bool, int, int]
 """An arrow tile: whether its arrows touch a corner, and the tile's column and row."""
 Arrow = tuple[tuple[float, float], tuple[float, float]]
 """An arrow from one space centre to another."""
+
+
+def board_background(painter: QPainter, exposed: QRectF, board: QRectF) -> None:
+    """Under everything: grey off the board, the board white with its edge drawn, so that a
+    blank board (no picture to show where it ends) shows where spaces may be laid."""
+    painter.fillRect(exposed, style.OFF_BOARD)
+    if board.isEmpty():
+        return
+    painter.fillRect(board.intersected(exposed), style.BOARD_FILL)
+    painter.setPen(style.cosmetic_pen(style.BOARD_EDGE, 1.0))
+    painter.drawRect(board)
 
 
 def arrow_tiles(track: Track, size: float) -> dict[TileKey, list[Arrow]]:
@@ -77,6 +88,9 @@ class CornerDrawing(NamedTuple):
     """The point of the limits the label stands against."""
     outward: tuple[float, float]
     """The unit direction, from that point, the label stands off in."""
+    shape: BaseGeometry
+    """The limits' outline (for standing the label off another side, see
+    :func:`editor.scene.corner_labels.place_corner_labels`)."""
 
 
 def corner_outline(members: Sequence[Space | None]) -> CornerDrawing | None:
@@ -94,7 +108,7 @@ def corner_outline(members: Sequence[Space | None]) -> CornerDrawing | None:
         for x, y in ring[1:]:
             path.lineTo(QPointF(x, y))
     outward = _outside_of_bend(outline, [s for s in members if s is not None])
-    return CornerDrawing(path, _edge_towards(outline, outward), outward)
+    return CornerDrawing(path, edge_towards(outline, outward), outward, outline)
 
 
 def _outside_of_bend(outline: BaseGeometry, members: Sequence[Space]) -> tuple[float, float]:
@@ -115,7 +129,7 @@ def _outside_of_bend(outline: BaseGeometry, members: Sequence[Space]) -> tuple[f
     return (dx / length, dy / length) if length > 1e-9 else (0.0, -1.0)
 
 
-def _edge_towards(outline: BaseGeometry, direction: tuple[float, float]) -> tuple[float, float]:
+def edge_towards(outline: BaseGeometry, direction: tuple[float, float]) -> tuple[float, float]:
     """Where a ray from the middle of ``outline`` in ``direction`` leaves it for the last time."""
     centre = outline.centroid
     reach = math.sqrt(outline.envelope.area) * 4 + 10

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtGui import QColor
 from shapely.geometry import Polygon
@@ -40,3 +41,63 @@ def spaces_by_lane(track: Track, spaces: Iterable[str]) -> str:
     if counts[None]:
         parts.append(f"{counts[None]} in no lane")
     return ", ".join(parts)
+
+
+Point = tuple[float, float]
+Rect = tuple[float, float, float, float]
+"""Left, top, right and bottom, in board pixels."""
+
+LABEL_GAP = 3.0
+"""Screen pixels between a corner's limits and its label."""
+TURNS = (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 120.0, -120.0, 150.0, -150.0, 180.0)
+"""The ways a label may stand off its corner, in degrees from the outside of the bend, tried
+in this order: the outside first, as boards print a corner's stops."""
+
+
+def label_rect(anchor: Point, direction: Point, size: Point, scale: float, gap: float) -> Rect:
+    """The board rectangle a label ``size`` screen pixels big covers, standing off ``anchor``
+    in ``direction`` by ``gap`` screen pixels (as :meth:`LabelItem.stand_off` puts it), at
+    ``scale`` screen pixels a board pixel."""
+    width, height = size
+    dx, dy = direction
+    reach = width / 2 * abs(dx) + height / 2 * abs(dy) + gap
+    x, y = anchor[0] + dx * reach / scale, anchor[1] + dy * reach / scale
+    half_w, half_h = width / 2 / scale, height / 2 / scale
+    return (x - half_w, y - half_h, x + half_w, y + half_h)
+
+
+def place_label(
+    size: Point,
+    outward: Point,
+    edge_at: Callable[[Point], Point],
+    covered: Callable[[Rect], int],
+    bounds: Rect,
+    scale: float,
+) -> tuple[Point, Point, float]:
+    """Where a corner's label goes at this zoom: the point of the corner's limits it stands
+    against, the way it stands off and how far (screen pixels).
+
+    A label keeps its size on the screen, so zoomed out it covers far more of the board than the
+    corner it names. The first of the ways round the corner (the outside of the bend first, see
+    :data:`TURNS`), close to the limits and then further off, whose label lies on the board
+    (``bounds``) and covers nothing (``covered``, the spaces and labels it would lie over, by the
+    corner's edge in that direction, ``edge_at``) is taken; where the board leaves no such room,
+    the one that covers least."""
+    best: tuple[int, Point, Point, float] | None = None
+    for gap in (LABEL_GAP, LABEL_GAP + size[1], LABEL_GAP + 2.5 * size[1]):
+        for turn in TURNS:
+            angle = math.radians(turn)
+            direction = (outward[0] * math.cos(angle) - outward[1] * math.sin(angle),
+                         outward[0] * math.sin(angle) + outward[1] * math.cos(angle))
+            anchor = edge_at(direction)
+            left, top, right, bottom = label_rect(anchor, direction, size, scale, gap)
+            if left < bounds[0] or top < bounds[1] or right > bounds[2] or bottom > bounds[3]:
+                continue
+            hits = covered((left, top, right, bottom))
+            if hits == 0:
+                return anchor, direction, gap
+            if best is None or hits < best[0]:
+                best = (hits, anchor, direction, gap)
+    if best is None:
+        return edge_at(outward), outward, LABEL_GAP
+    return best[1], best[2], best[3]

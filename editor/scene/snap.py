@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QGraphicsScene
 from shapely.geometry import Polygon
 
 from editor.edits import EditError
-from editor.lanes import front_cut
+from editor.lanes import back_cut, front_cut
 from editor.scene import style
 from trackformat.model import Link, Space, SpaceKind, Track
 
@@ -148,6 +148,40 @@ def snap_targets(track: Track) -> list[Target]:
     return targets
 
 
+def beside_targets(track: Track, offset: float) -> list[Target]:
+    """Points ``offset`` px outside the road's outer edges, level with every cut of its outer
+    lanes (the first lane's left edge, the last lane's right edge): where the middle of a lane
+    ``2 * offset`` wide laid alongside the road runs when it touches the road, edge to edge. The
+    Lanes tool snaps to them while it lays the pit lane: two clicks beside a straight lay a pit
+    lane that touches it all along, neither overlapping the track nor leaving a gap that keeps
+    its entry and exit from touching the track."""
+    if not track.lanes:
+        return []
+    outer: dict[str, tuple[str, ...]] = {track.lanes[0].id: ("left",)}
+    last = track.lanes[-1].id
+    outer[last] = (*outer.get(last, ()), "right")  # a single lane has both
+    found: dict[Point, Target] = {}
+    for space in track.spaces:
+        if space.kind != SpaceKind.TRACK or space.lane not in outer:
+            continue
+        for cut in (front_cut, back_cut):
+            try:
+                left, right = cut(space)
+            except EditError:
+                continue
+            width = math.dist(left, right)
+            if width == 0:
+                continue
+            for side in outer[space.lane]:
+                edge, inner = (left, right) if side == "left" else (right, left)
+                point = (round(edge[0] + (edge[0] - inner[0]) / width * offset, 2),
+                         round(edge[1] + (edge[1] - inner[1]) / width * offset, 2))
+                found.setdefault(point, Target(
+                    point, f"beside lane {space.lane} at {space.id}, on its {side}",
+                    frozenset({space.id})))
+    return list(found.values())
+
+
 class Snapper(QObject):
     """Snaps board points for the tools and marks the point snapped to (see the module)."""
 
@@ -160,6 +194,8 @@ class Snapper(QObject):
         self.enabled = True
         self._key: tuple[list[Space], list[Link]] | None = None
         self._targets: list[Target] = []
+        self._beside: tuple[list[Space], float, list[Target]] | None = None
+        """The targets beside the road last built: for which spaces, at which offset."""
         self._mark: QGraphicsPathItem | None = None
         self.note = ""
 
@@ -206,18 +242,35 @@ class Snapper(QObject):
         scale = float(views[0].transform().m11()) if views else 1.0
         return SNAP_PIXELS / max(scale, 1e-6)
 
+    def beside(self, offset: float) -> list[Target]:
+        """The points ``offset`` outside the road (see :func:`beside_targets`), built again only
+        when the spaces or the offset changed."""
+        track = getattr(self.scene, "track", None)
+        if track is None:
+            return []
+        if self._beside is None or self._beside[0] is not track.spaces or (
+                self._beside[1] != offset):
+            self._beside = (track.spaces, offset, beside_targets(track, offset))
+        return self._beside[2]
+
     def snap(
-        self, pos: QPointF, exclude: str | None = None, away_from: Point | None = None
+        self, pos: QPointF, exclude: str | None = None, away_from: Point | None = None,
+        beside: float | None = None,
     ) -> QPointF:
         """The target nearest ``pos`` within reach, marked on the board; ``pos`` itself when
         there is none or snapping is off. Not one of space ``exclude``'s own corners, nor the
-        point ``away_from`` (where a dragged corner started: it can then be moved a little)."""
+        point ``away_from`` (where a dragged corner started: it can then be moved a little).
+        With ``beside``, also the points that far outside the road's edges (the middle of a
+        pit lane alongside it, see :func:`beside_targets`)."""
         if not self.enabled:
             return pos
         here = (pos.x(), pos.y())
         best: tuple[float, Target] | None = None
         reach = self._reach()
-        for target in self.targets(exclude):
+        targets = self.targets(exclude)
+        if beside is not None:
+            targets = [*targets, *self.beside(beside)]
+        for target in targets:
             distance = math.dist(target.point, here)
             if distance <= reach and (best is None or distance < best[0]):
                 if exclude is not None and target.owners == {exclude}:
@@ -261,7 +314,7 @@ class Snapper(QObject):
 
     def forget(self) -> None:
         """The scene was cleared (its items deleted): start afresh."""
-        self._mark, self._key, self._targets = None, None, []
+        self._mark, self._key, self._targets, self._beside = None, None, [], None
         self.hide()
 
     @property

@@ -64,6 +64,11 @@ CORNER_WHITE = QColor(250, 250, 250)
 STOPS_BOX = QColor(250, 215, 0)
 PROBLEM_ERROR = QColor(230, 20, 20, 220)
 PROBLEM_WARNING = QColor(240, 150, 0, 220)
+OFF_BOARD = QColor(200, 203, 208)
+"""Round the board: what lies beyond its edges, where no space may go (GEOM004)."""
+BOARD_FILL = QColor(255, 255, 255)
+"""The board itself where no picture covers it (a blank board, File > New)."""
+BOARD_EDGE = QColor(110, 110, 110)
 GRID_TEXT = QColor(255, 255, 255)
 GRID_BACK = QColor(20, 20, 20, 200)
 

@@ -79,10 +79,11 @@ class Tool:
 
     def snap(
         self, pos: QPointF, exclude: str | None = None,
-        away_from: tuple[float, float] | None = None,
+        away_from: tuple[float, float] | None = None, beside: float | None = None,
     ) -> QPointF:
-        """``pos``, or the space corner or lane end it is near (see :mod:`editor.scene.snap`)."""
-        return self.scene.snapper.snap(pos, exclude, away_from)
+        """``pos``, or the space corner or lane end it is near, or with ``beside`` the point
+        that far outside the road's edge (see :mod:`editor.scene.snap`)."""
+        return self.scene.snapper.snap(pos, exclude, away_from, beside)
 
     def cancel(self) -> None:
         """Drop whatever is half done (Esc)."""

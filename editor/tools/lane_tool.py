@@ -146,10 +146,16 @@ class LaneTool(Tool):
 
     # Mouse and keys --------------------------------------------------------------------------
 
+    def _snap(self, pos: QPointF) -> QPointF:
+        """``pos`` snapped; laying the pit lane, also to the middle of a lane alongside the
+        road, so that the pit lane touches the track edge to edge."""
+        beside = self.settings.spacing / 2 if self.settings.pit else None
+        return self.snap(pos, beside=beside)
+
     def press(self, event: QMouseEvent, pos: QPointF) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
             return False
-        pos = self.snap(pos)
+        pos = self._snap(pos)
         point = (pos.x(), pos.y())
         if not self.points or self.points[-1] != point:
             self.points.append(point)
@@ -157,7 +163,7 @@ class LaneTool(Tool):
         return True
 
     def move(self, event: QMouseEvent, pos: QPointF) -> bool:
-        pos = self.snap(pos)
+        pos = self._snap(pos)
         if not self.points:
             return False
         self._show_preview((pos.x(), pos.y()))

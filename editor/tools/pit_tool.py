@@ -67,10 +67,22 @@ def toggle_place_to_stop(
     pit = document.track.pit_lane
     garages = pit is not None and all(s in pit.spaces for s in chosen)
     text = "Garage" if garages else "Team box" if len(chosen) == 1 else "Team boxes and garages"
+    before = document.track
+    selected = document.selection
     if not document.edit(
         text, lambda t: edits.without_new_copies(t, toggle_places_to_stop(t, chosen))
     ):
         return False
+    # A space drawn by hand became a box under a box's id (see layout.box_id): say and keep
+    # selected what it is called now.
+    ids = {s.id for s in document.track.spaces}
+    gone = [s.id for s in before.spaces if s.id not in ids]
+    known = {s.id for s in before.spaces}
+    renamed = dict(zip(gone, [s.id for s in document.track.spaces if s.id not in known],
+                       strict=False))
+    chosen = [renamed.get(s, s) for s in chosen]
+    if renamed and selected & renamed.keys():
+        document.set_selection({renamed.get(s, s) for s in selected})
     news = [place_to_stop_news(document.track, s) for s in chosen[:3]]
     more = f"; and {len(chosen) - 3} more" if len(chosen) > 3 else ""
     say("; ".join(news) + more)
