@@ -13,6 +13,11 @@ solve are timed in this process, after a warm-up solve.
     python benchmarks/par_speed.py tracks/monaco.json --laps 1
     python benchmarks/par_speed.py --skip-cold               # keep the user's compiled code
     python benchmarks/par_speed.py --races 2000              # and race the policy 2,000 times
+    python benchmarks/par_speed.py --driver-races 2000 --skip-timing   # the par driver alone
+
+``--driver-races N`` races the par driver (``testdrive --bot par``'s, from the drivers'
+registry) alone N times on the readable engine and prints its mean against par with the 99%
+interval; ``--skip-timing`` leaves out the solve times (minutes of fresh processes).
 """
 
 from __future__ import annotations
@@ -101,6 +106,41 @@ def simulate(track_path: str, laps: int, ruleset: str, races: int) -> None:
           f"{out} not finished; {time.process_time() - started:.0f} s of CPU")
 
 
+def drive_alone(track_path: str, laps: int, ruleset: str, races: int) -> None:
+    """Races of the readable engine with the par driver alone, against par: the driver's own
+    solve (from every grid slot, for its box) gives the par it is held to."""
+    from trackformat.par.driver import ParDriver, solution_for
+    from trackformat.sim import Board, run_race
+    from trackformat.sim.core.dice import Dice
+    from trackformat.sim.core.state import CarStatus
+    from trackformat.sim.race.grid import new_race
+
+    track, rules = load_track(track_path), load_ruleset(ruleset)
+    board = Board.of(track)
+    solved = time.process_time()
+    alone = new_race(board, rules, 1, laps, Dice(0), []).cars[0]
+    par = solution_for(track, rules, laps, alone.box).par  # kept: the drivers find it solved
+    solved = time.process_time() - solved
+    started = time.process_time()
+    turns, out, decisions, fallbacks = [], 0, 0, 0
+    for seed in range(races):
+        driver = ParDriver()
+        result = run_race(board, rules, [driver], seed=seed, laps=laps)
+        out += result.cars[0].status != CarStatus.FINISHED
+        turns.append(result.turns)
+        decisions += driver.decisions
+        fallbacks += driver.fallbacks
+    mean = sum(turns) / races
+    spread = math.sqrt(sum((t - mean) ** 2 for t in turns) / (races - 1)) if races > 1 else 0.0
+    half = 2.576 * spread / math.sqrt(races)
+    print(f"  {races:,} races of the par driver alone (readable engine): mean {mean:.3f} turns "
+          f"(99% interval {mean - half:.3f} to {mean + half:.3f}), par {par:.3f} "
+          f"({'inside' if abs(mean - par) <= half else 'OUTSIDE'} the interval); "
+          f"{out} not finished; {fallbacks} of {decisions:,} decisions taken by the strong "
+          f"driver; {time.process_time() - started:.0f} s of CPU racing, {solved:.0f} s "
+          "solving")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("track", nargs="?", default="tracks/monaco.json")
@@ -110,7 +150,17 @@ def main() -> None:
                         help="keep the user's compiled code (no cold compile)")
     parser.add_argument("--races", type=int, default=0,
                         help="also race the policy this many times on the readable engine")
+    parser.add_argument("--driver-races", type=int, default=0, metavar="N",
+                        help="also race the par driver alone this many times")
+    parser.add_argument("--skip-timing", action="store_true",
+                        help="leave out the solve times (cold, warm, stages)")
     args = parser.parse_args()
+    if args.skip_timing:
+        if args.races:
+            simulate(args.track, args.laps, args.ruleset, args.races)
+        if args.driver_races:
+            drive_alone(args.track, args.laps, args.ruleset, args.driver_races)
+        return
     name = Path(args.track).name
     print(f"par of {name}, {args.laps} laps, {args.ruleset} (CPU s / wall s of the process)")
     with tempfile.TemporaryDirectory() as numba_cache, \
@@ -131,6 +181,8 @@ def main() -> None:
     stages(args.track, args.laps, args.ruleset)
     if args.races:
         simulate(args.track, args.laps, args.ruleset, args.races)
+    if args.driver_races:
+        drive_alone(args.track, args.laps, args.ruleset, args.driver_races)
 
 
 if __name__ == "__main__":

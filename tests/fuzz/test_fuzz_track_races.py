@@ -19,7 +19,8 @@ from tests.fuzz.engines import assert_same_race
 from tests.fuzz.strategies import misdrawn_ring
 from trackformat.io import TrackFileError, track_from_document
 from trackformat.rules import load_ruleset
-from trackformat.sim import DRIVERS, Board, RaceSetupError
+from trackformat.sim import Board, RaceSetupError
+from trackformat.sim.drivers.bots import COMPILED_DRIVERS
 
 FUZZ = settings.get_profile("fuzz")
 RULES = load_ruleset("formula-d")
@@ -28,7 +29,8 @@ TURNS = 120
 
 
 @FUZZ
-@given(misdrawn_ring(), st.lists(st.sampled_from(sorted(DRIVERS)), min_size=2, max_size=4),
+@given(misdrawn_ring(),
+       st.lists(st.sampled_from(sorted(COMPILED_DRIVERS)), min_size=2, max_size=4),
        st.integers(0, 999))
 def test_a_misdrawn_track_races_the_same_on_both_engines(document: dict[str, Any],
                                                            bots: list[str], seed: int) -> None:

@@ -85,10 +85,20 @@ class BruteForce:
         self.rules = rules
         self.pole = new_race(self.board, rules, 1, laps, Dice(0), [])
         self.memo: dict[object, float] = {}
-        sys.setrecursionlimit(max(sys.getrecursionlimit(), 20_000))
 
     def par(self) -> float:
-        """Expected turns from pole: the start roll, then the race."""
+        """Expected turns from pole: the start roll, then the race. The recursion goes a turn
+        deeper for each turn of the race, past Python's usual limit; the limit is raised for
+        the solve alone and put back, since the process goes on to other tests (the track
+        loader, for one, says a file is nested too deeply at the usual limit)."""
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, 20_000))
+        try:
+            return self._par()
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def _par(self) -> float:
         state = self.pole.with_car(replace(self.pole.cars[0], started=True))
         total = 0.0
         black = self.rules.dice.black

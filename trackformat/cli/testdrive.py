@@ -33,6 +33,7 @@ from trackformat.model.track import Track
 from trackformat.rules import (
     DEFAULT_PRESET,
     BuildError,
+    Ruleset,
     RulesetError,
     build_lineup,
     load_ruleset,
@@ -166,6 +167,26 @@ def _engines(engine: str, context: DriveContext) -> str:
             "kernel compiled")
 
 
+def _say_engine(spec: DriveSpec, say: Callable[[str], None]) -> None:
+    """Tell the user why a test drive with no ``--engine`` races on the reference engine: a
+    bot of its line-up is one the compiled engine does not race (the par driver)."""
+    from trackformat.sim.drivers.bots import COMPILED_DRIVERS
+
+    missing = sorted(set(spec.bots) - COMPILED_DRIVERS)
+    solves = ("; par drivers solve par first, once per pit box their cars stop at"
+              if "par" in missing else "")
+    say(f"trackformat: only the reference engine races {', '.join(missing)} drivers: it "
+        f"races this test drive (the same rules, slower than the compiled engine){solves}")
+
+
+def _par_problem(track: Track, rules: Ruleset, laps: int) -> str:
+    """Why par drivers cannot race ``track`` under ``rules`` (par cannot be solved there);
+    empty when they can. Par is solved in the races, once per box, and says so."""
+    from trackformat.par.driver import par_driver_problem
+
+    return par_driver_problem(track, rules, laps)
+
+
 UNRACEABLE = ("LAP003", "LAP004", "PATH001", "REACH002", "REACH003")
 """Validator rules whose errors make races meaningless: no finish line, no lap, a lap that
 misses the line, spaces from which the line cannot be reached, traps. A track with one of them
@@ -281,10 +302,16 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
                                rules.name) if args.builds is not None else ())
     except (DriveError, BuildError, ValueError) as err:
         return _fail(f"trackformat testdrive: {err}")
+    bar = ProgressBar(sys.stderr)
+    if "par" in bots:
+        problem = _par_problem(track, rules, args.laps or track.metadata.laps)
+        if problem:
+            return _fail(f"{source}: cannot test drive par drivers: {problem}")
     try:
         spec = DriveSpec.of(track, rules, bots, seed=args.seed, laps=args.laps,
                             engine=args.engine, builds=builds)
-        bar = ProgressBar(sys.stderr)
+        if args.engine is None and spec.engine != ENGINES[0]:
+            _say_engine(spec, bar.say)
         context = prepare(spec, cold="race", say=bar.say)
     except DriveError as err:
         return _fail(f"{source}: cannot test drive: {err}")
@@ -307,7 +334,7 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
         return EXIT_OK
     print(report_text(report, source))
     print(f"\n  {args.races} races in {elapsed:.1f} s ({args.races / max(elapsed, 1e-9):.1f} "
-          f"races/s, {where}, {_engines(args.engine, context)})")
+          f"races/s, {where}, {_engines(spec.engine, context)})")
     if json_out is not None:
         try:
             write_text_atomically(Path(json_out), text)
@@ -355,9 +382,10 @@ def register(command: Callable[[str, str], argparse.ArgumentParser]) -> None:
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="race on the Dask cluster of this scheduler (tcp://HOST:8786); "
                             "needs the cluster extra, see docs/scale.md")
-    drive.add_argument("--engine", choices=ENGINES, default=ENGINES[0],
-                       help="the compiled race kernel (default) or the readable reference "
-                            "engine: the same races, the same report")
+    drive.add_argument("--engine", choices=ENGINES,
+                       help="the compiled race kernel (the default) or the readable reference "
+                            "engine: the same races, the same report; the default is the "
+                            "reference engine for a line-up with bots the kernel lacks (par)")
     drive.add_argument("--json", metavar="OUT",
                        help="write the full report (or the comparison) as JSON to OUT "
                             "('-': to stdout, no text)")

@@ -18,7 +18,9 @@ what exactly: the definition, the state, the reductions and the checks). The roo
 - ``report``: what ``par`` prints: the distribution, the turns per corner and straight, the gear
   plan, the costs;
 - ``store``: the documents kept in the user's cache folder (:func:`par_report`,
-  :func:`cached_par`).
+  :func:`cached_par`);
+- ``driver``: the par driver, the bot that races on par's values (``testdrive --bot par``),
+  loaded only when one is made.
 
 Compiled code comes from the kernel's one place for it (:mod:`trackformat.sim.kernel.jit`); only
 ``bellman``, ``policy`` and ``forward`` use it, and ``store`` loads them only to solve.

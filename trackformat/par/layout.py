@@ -9,6 +9,7 @@ link goes forward (:func:`forward_order`), and the solver works backwards throug
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -40,9 +41,10 @@ class Start:
 
 
 class Layout:
-    """Every place a car alone reaches from pole, with its moves' tables and links."""
+    """Every place a car alone reaches from pole, with its moves' tables and links; and from
+    each of ``roots`` too (other grid slots, for a driver that may start from any)."""
 
-    def __init__(self, solo: SoloRace, moves: MoveTables) -> None:
+    def __init__(self, solo: SoloRace, moves: MoveTables, roots: Sequence[Place] = ()) -> None:
         self.solo = solo
         self.moves = moves
         self.places: list[Place] = []
@@ -58,7 +60,13 @@ class Layout:
         self.exit: list[Ints] = []
         """Per place: for a stop at the box, the place of a quick stop (else :data:`NOWHERE`)."""
         self.start = self._start()
-        queue = deque([self._add(solo.grid_place())])
+        self.grids: list[int] = [self._add(solo.grid_place())]
+        """The places of a first turn on the grid: pole's, then each root's."""
+        for place in roots:
+            index = self._add(place)
+            if index not in self.grids:
+                self.grids.append(index)
+        queue = deque(self.grids)
         for index, _ in self.start.super_places:
             if index >= 0:
                 queue.append(index)

@@ -103,7 +103,7 @@ def _places(layout: Layout) -> tuple[Ints, ...]:
     for index, nexts in enumerate(layout.next):
         links[index] = total
         total += len(nexts)
-    grid = layout.index[layout.solo.grid_place()]
+    grids = set(layout.grids)
     return (
         layout.order,
         np.asarray([p.kind for p in places], np.int64),
@@ -111,7 +111,7 @@ def _places(layout: Layout) -> tuple[Ints, ...]:
         np.asarray([context(layout, p) for p in places], np.int64),
         np.asarray(layout.table_of, np.int64),
         links,
-        np.asarray([index == grid for index in range(len(places))], np.int64),
+        np.asarray([index in grids for index in range(len(places))], np.int64),
         np.asarray([number[p.space] for p in places], np.int64),
         np.asarray([p.lap for p in places], np.int64),
     )

@@ -12,7 +12,7 @@ the ruleset the solver needs (the gear options, the dice, the black-die chances)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import IntEnum
 from fractions import Fraction
 
@@ -23,7 +23,7 @@ from trackformat.sim.core.dice import Dice
 from trackformat.sim.core.state import CarState, CarStatus, RaceState, Wear
 from trackformat.sim.move.gears import face_distribution, gear_options
 from trackformat.sim.move.routes import may_enter_pit
-from trackformat.sim.race.grid import RaceSetupError, new_race
+from trackformat.sim.race.grid import RaceSetupError, new_race, starting_lap
 
 MAX_LAPS = 20
 """The most laps a par is asked for: the most a track file may give (``metadata.laps``)."""
@@ -75,9 +75,13 @@ class SoloRace:
     """One car alone on ``track`` under ``rules`` for ``laps`` laps: its pole position and the
     engine's race state at any place, gear and wear.
 
+    ``box`` is where the car stops in the pits (a box or a garage of the pit lane); None: the
+    pole sitter's of a race of one car. A driver among other cars gives its own, since a car
+    may stop only at its team's box and par's values in and before the pit lane depend on it.
+
     Raises :class:`ParError` when no solo race can be set up."""
 
-    def __init__(self, track: Track, rules: Ruleset, laps: int) -> None:
+    def __init__(self, track: Track, rules: Ruleset, laps: int, box: str | None = None) -> None:
         if not 1 <= laps <= MAX_LAPS:
             raise ParError(f"a race has 1 to {MAX_LAPS} laps, not {laps}")
         if rules.team_repairs is not None:
@@ -100,7 +104,10 @@ class SoloRace:
             opening = new_race(self.board, rules, 1, laps, Dice(0), [])
         except RaceSetupError as err:
             raise ParError(str(err)) from None
-        self.pole: CarState = opening.cars[0]
+        if box is not None and not self.board.in_pit(box):
+            raise ParError(f"{box!r} is not a space of the pit lane: a car cannot stop there")
+        self.pole: CarState = (opening.cars[0] if box is None
+                               else replace(opening.cars[0], box=box))
         """The car on pole before its start roll."""
         self.start: Wear = opening.starting_wear(0)
         self.top: tuple[int, ...] = tuple(getattr(self.start, n) for n in MODELLED)
@@ -145,6 +152,12 @@ class SoloRace:
     def grid_place(self) -> Place:
         """The pole position, as the place of the car's first turn."""
         return Place(self.pole.space, self.pole.lap, 0, False, 0, Kind.TURN)
+
+    def grid_places(self) -> list[Place]:
+        """Every slot of the grid, as the place of a first turn there (a car of a race of
+        many may start from any of them)."""
+        return [Place(slot, starting_lap(self.board, slot), 0, False, 0, Kind.TURN)
+                for slot in self.track.grid if slot in self.board.lane]
 
     # -- the dice and the black die -------------------------------------------------------------
 

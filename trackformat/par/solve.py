@@ -6,6 +6,7 @@ is worth).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,11 +128,12 @@ def solve(track: Track, rules: Ruleset, laps: int) -> Solution:
     return solve_race(SoloRace(track, rules, laps))
 
 
-def solve_race(solo: SoloRace) -> Solution:
-    """Solve the solo race ``solo`` (set up, so known to be one a race can start on)."""
+def solve_race(solo: SoloRace, roots: Sequence[Place] = ()) -> Solution:
+    """Solve the solo race ``solo`` (set up, so known to be one a race can start on), from
+    pole and from each place of ``roots`` (see :class:`~trackformat.par.layout.Layout`)."""
     started = time.process_time()
     moves = MoveTables(solo)
-    layout = Layout(solo, moves)
+    layout = Layout(solo, moves, roots)
     packed = pack(layout)
     layout.release_tables()
     laid = time.process_time()

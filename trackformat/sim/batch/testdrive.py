@@ -116,8 +116,10 @@ class DriveSpec:
     @classmethod
     def of(cls, track: Track, rules: Ruleset, bots: tuple[str, ...], seed: int,
            laps: int | None = None, max_turns: int | None = None,
-           engine: str = "kernel", builds: tuple[str, ...] = ()) -> DriveSpec:
-        """A spec from loaded values (``laps`` defaults to the track's)."""
+           engine: str | None = None, builds: tuple[str, ...] = ()) -> DriveSpec:
+        """A spec from loaded values (``laps`` defaults to the track's; ``engine`` to
+        :func:`default_engine`'s)."""
+        engine = engine or default_engine(bots)
         return cls(track=track_to_document(track),
                    ruleset=rules.model_dump(mode="json", by_alias=True), bots=bots,
                    laps=laps if laps is not None else track.metadata.laps, seed=seed,
@@ -159,6 +161,15 @@ class DriveContext:
 
 
 ENGINES = ("kernel", "reference")
+
+
+def default_engine(bots: tuple[str, ...]) -> str:
+    """The engine a line-up races on unless told: the compiled kernel, or the reference engine
+    when a bot is one the kernel does not race (see
+    :data:`~trackformat.sim.drivers.bots.COMPILED_DRIVERS`)."""
+    from trackformat.sim.drivers.bots import COMPILED_DRIVERS
+
+    return "kernel" if set(bots) <= COMPILED_DRIVERS else "reference"
 """The engines a batch can race on: the compiled kernel (the default: the same races, many times
 faster) and the readable reference engine."""
 

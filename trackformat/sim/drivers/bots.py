@@ -1,5 +1,6 @@
 """Simple drivers: a random one to shake the engine, a cautious one to finish races; and
-:data:`DRIVERS`, every bot by name (with the strong one of :mod:`trackformat.sim.drivers.strong`).
+:data:`DRIVERS`, every bot by name (with the strong one of :mod:`trackformat.sim.drivers.strong`
+and the par driver of :mod:`trackformat.par.driver`, made through :func:`par_driver`).
 
 Both only use the public API a person's seat would use: the options they are given, plus
 :func:`~trackformat.sim.move.gears.face_distribution` and
@@ -184,10 +185,28 @@ class CautiousDriver:
         return max(free, key=lambda m: m.distance) if free else None
 
 
+def par_driver(seed: int) -> Driver:
+    """The par driver (:mod:`trackformat.par.driver`): par's values of where each move leads.
+
+    Imported when one is made, not when drivers are named: par solves in compiled code, and
+    naming the bots (a command's help, a line-up checked) should not load it."""
+    from trackformat.par.driver import ParDriver
+
+    return ParDriver(seed)
+
+
+COMPILED_DRIVERS = frozenset({"random", "cautious", "strong"})
+"""The bots the compiled kernel races as well as the readable engine (the kernel's
+:data:`~trackformat.sim.kernel.race.KERNEL_DRIVERS`); a line-up with any other bot (par) races
+on the readable engine. Named here, apart from the kernel, so that choosing the engine does not
+load numba."""
+
 DRIVERS: dict[str, Callable[[int], Driver]] = {
     "random": RandomDriver,
     "cautious": lambda seed: CautiousDriver(),
     "strong": StrongDriver,
+    "par": par_driver,
 }
 """The bots by name, each made from a seed (the cautious driver has no randomness and ignores
-it), for test drives and benchmarks that pick drivers by name."""
+it), for test drives and benchmarks that pick drivers by name. Only the readable engine races
+the par driver (it is not one of :data:`COMPILED_DRIVERS`)."""

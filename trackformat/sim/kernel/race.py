@@ -26,6 +26,7 @@ from trackformat.sim.core.board import Board
 from trackformat.sim.core.dice import Dice, seed_state
 from trackformat.sim.core.events import Event
 from trackformat.sim.core.state import RaceState, Wear
+from trackformat.sim.drivers.bots import COMPILED_DRIVERS
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import cautious as kcautious
 from trackformat.sim.kernel import drivers as kd
@@ -46,7 +47,7 @@ from trackformat.sim.race.runner import CarResult, RaceResult
 
 Ints = npt.NDArray[np.int64]
 
-KERNEL_DRIVERS = frozenset({"random", "cautious", "strong"})
+KERNEL_DRIVERS = COMPILED_DRIVERS
 """The bots (by their names in :data:`~trackformat.sim.drivers.bots.DRIVERS`) the kernel races."""
 
 _RACED: set[str] = set()
