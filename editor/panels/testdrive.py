@@ -14,8 +14,9 @@ report if any. A track that cannot be raced is not: the panel says why and waits
 edit, with no dialog. An edit also drops a Run batch still racing the track as it was, so that
 no figures of an older track are shown once a newer one is being raced.
 
-This module lays the panel out and holds its run control and live mode; the settings form is in
-:mod:`editor.panels.testdrive_settings`, the batch that runs in the worker thread in
+This module holds the panel's run control and live mode; where its parts sit (settings and Run
+on top, the results under them) is in :mod:`editor.panels.testdrive_layout`, the settings form
+in :mod:`editor.panels.testdrive_settings`, the batch that runs in the worker thread in
 :mod:`editor.panels.testdrive_job`, live mode's worker process in :mod:`editor.panels.live`,
 the summary, corner table, pin and heatmap in :mod:`editor.panels.testdrive_results` (the
 report's text and table themselves in :mod:`editor.panels.testdrive_report`), and the replay in
@@ -27,16 +28,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QThread, QTimer, Signal
+from PySide6.QtCore import QSize, QThread, QTimer, Signal
 from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
     QLabel,
     QMessageBox,
     QProgressBar,
     QPushButton,
-    QScrollArea,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -46,6 +43,7 @@ from editor.document import TrackDocument
 from editor.drive_checks import RACE_ANYWAY, broken_track_warning, race_breaking, why_no_race
 from editor.panels.live import LiveDrive
 from editor.panels.testdrive_job import DriveJob
+from editor.panels.testdrive_layout import PanelLayout
 from editor.panels.testdrive_par import ParRow
 from editor.panels.testdrive_replay import ReplayControls
 from editor.panels.testdrive_results import DriveResults
@@ -97,7 +95,6 @@ class TestDrivePanel(QWidget):
         s = self.settings
         self.bots, self.cars, self.races, self.seed = s.bots, s.cars, s.races, s.seed
         self.ruleset, self.laps, self.workers = s.ruleset, s.laps, s.workers
-        form = s.form
 
         self.run_button = QPushButton("Run", self)
         self.run_button.clicked.connect(self.start)
@@ -106,13 +103,7 @@ class TestDrivePanel(QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         self.progress = QProgressBar(self)
         self.progress.setFormat("%v of %m races")
-        buttons = QHBoxLayout()
-        for button in (self.run_button, self.cancel_button):
-            # As narrow as their words: the row is above the scrolled form, so its width is
-            # the settings column's least, and the board's to give.
-            button.setMinimumWidth(button.fontMetrics().horizontalAdvance(button.text()) + 24)
-            buttons.addWidget(button)
-        form.addRow(self.progress)
+        self.status = QLabel("", self)
 
         self.results = DriveResults(self, self._say, self.heatmapChanged.emit)
         # Its widgets, reachable from the panel as before.
@@ -120,8 +111,7 @@ class TestDrivePanel(QWidget):
         self.view, self.corner_table, self.heat = d.view, d.corner_table, d.heat
         self.pin_button, self.unpin_button, self.pin_label = (d.pin_button, d.unpin_button,
                                                               d.pin_label)
-        self.par = ParRow(document, s, self.said.emit, self)  # Par, above the summary
-        d.summary.insertWidget(0, self.par)
+        self.par = ParRow(document, s, self.said.emit, self)
         self.replayer = ReplayControls(self, self.replayFrame.emit)
         # Its widgets, reachable from the panel as before.
         r = self.replayer
@@ -130,34 +120,18 @@ class TestDrivePanel(QWidget):
         self.back, self.forward = r.back, r.forward
         self.turn_label, self.events = r.turn_label, r.events
         self.replay_button.clicked.connect(self.load_replay)
-
-        # Three columns: settings, the report, the replay, so the board keeps its height.
-        self.status = QLabel("", self)
-        self.status.setWordWrap(True)
-        settings_widget = QWidget(self)
-        settings = QVBoxLayout(settings_widget)
-        settings.setContentsMargins(0, 0, 0, 0)
-        settings.addLayout(form)
-        settings.addWidget(self.status)
-        settings.addStretch(1)
-        # Scrolled rather than tall: the panel's height is the board's to give, not the form's.
-        # Run and Cancel stay above it, in sight however short the dock and long the form.
-        settings_scroll = QScrollArea(self)
-        settings_scroll.setWidget(settings_widget)
-        settings_scroll.setWidgetResizable(True)
-        settings_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        settings_column = QVBoxLayout()
-        settings_column.addLayout(buttons)
-        settings_column.addWidget(settings_scroll, 1)
-        layout = QHBoxLayout(self)
-        layout.addLayout(settings_column, 2)
-        layout.addLayout(d.summary, 3)
-        layout.addLayout(d.corners, 5)
-        layout.addLayout(r.layout, 3)
+        self.panel_layout = PanelLayout(self, s, (self.run_button, self.cancel_button),
+                                        self.progress, self.par, self.status, d, r)
+        """Where the parts sit: settings and Run on top, the results under them."""
         s.live.toggled.connect(self._live_toggled)
         for setting in (s.live_races, s.seed, s.laps):
             setting.valueChanged.connect(self._live_settings_changed)
         s.ruleset.currentTextChanged.connect(self._live_settings_changed)
+
+    def sizeHint(self) -> QSize:
+        """The size that shows every setting, Run, Par and the first corner rows: the dock
+        asks it when its tab is raised (:class:`editor.docks.FitOnRaise`)."""
+        return QSize(super().sizeHint().width(), self.panel_layout.fit_height())
 
     # Running ---------------------------------------------------------------------------------
     def start(self) -> bool:
@@ -212,6 +186,7 @@ class TestDrivePanel(QWidget):
 
     def _say(self, text: str) -> None:
         self.status.setText(text)
+        self.status.setToolTip(text)  # the line shows two lines of a long message
         self.said.emit(f"Test drive: {text}")
 
     def cancel(self) -> None:

@@ -2,8 +2,8 @@
 board and its cars drawn on it.
 
 Kept apart from the panel, which runs the batches: a replay needs only the batch's spec (the
-same race number gives the same race), the track and the rules. Like the settings form, it is a
-layout of widgets parented to the panel, which places it as its last column.
+same race number gives the same race), the track and the rules. Like the settings form, it is
+widgets parented to the panel, laid out by :mod:`editor.panels.testdrive_layout`.
 
 A replay is of the track as it was when it was raced: once the track is edited (or an edit
 undone) its cars may stand on spaces that moved or are gone, so the panel calls
@@ -16,13 +16,11 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QHBoxLayout,
     QLabel,
     QListWidget,
     QPushButton,
     QSlider,
     QSpinBox,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -58,17 +56,8 @@ class ReplayControls:
         self.events = QListWidget(parent)
         self.events.setWordWrap(True)  # long lines wrap rather than run off the panel's edge
         self.events.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        row = QHBoxLayout()
-        widgets: tuple[QWidget, ...] = (QLabel("Race", parent), self.race_number,
-                                        self.replay_button, self.back, self.slider,
-                                        self.forward, self.turn_label)
-        for part in widgets:
-            row.addWidget(part, 1 if part is self.slider else 0)
         for button in (self.back, self.forward):
             button.setMaximumWidth(button.fontMetrics().horizontalAdvance("<") + 28)
-        self.layout = QVBoxLayout()
-        self.layout.addLayout(row)
-        self.layout.addWidget(self.events, 1)
         self.set_enabled(False)
 
     def load(self, track: Track, rules: Ruleset, spec: DriveSpec) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -24,17 +24,29 @@ from PySide6.QtWidgets import (
 
 from trackformat.sim.batch.compare import Change, compare, percent, with_interval
 
-COLUMNS = ("Corner", "Stops", "Entries", "Overshoot", "Mean", "Out", "Spins", "Tyre WP",
+COLUMNS = ("Corner", "Stops", "Entries", "Overshoot", "Mean", "Out", "Spins", "WP",
            "Since pinned")
+"""The headers, short where the cells are: the table shows its main columns side by side in
+the bottom dock of a 1400 px window; each header's tooltip gives its full name."""
 HEADER_TIPS = (
-    "", "Stops the corner asks for", "Times cars moved into the corner",
-    "Share of entries that overshot it, with its 95% interval (Wilson)",
+    "Corner, in lap order", "Stops the corner asks for",
+    "Entries: times cars moved into the corner",
+    "Overshoot: share of entries that overshot it, with its 95% interval (Wilson)",
     "Mean overshoot, in spaces",
-    "Share of entries that ended in an elimination it caused, with its 95% interval",
-    "Share of entries that ended in a spin-out, with its 95% interval",
-    "Tyres WP paid for overshooting it",
-    "Rates that changed beyond both 95% intervals since the pinned report: before -> after",
+    "Out: share of entries that ended in an elimination it caused, with its 95% interval",
+    "Spins: share of entries that ended in a spin-out, with its 95% interval",
+    "Tyre WP: tyres WP paid for overshooting it",
+    "Since pinned: rates that changed beyond both 95% intervals since the pinned report: "
+    "before -> after",
 )
+SAMPLES = ("Sainte Dévote", "3", "999", "88.8% (88.8-88.8)", "8.8", "8.8% (8.8-88.8)",
+           "8.8% (8.8-88.8)", "99", "")
+"""A usual cell of each column: the table asks for room for these before any report, so that
+the first report does not move the panel's columns."""
+ROWS_IN_SIGHT = 7
+"""Corner rows the table asks the height for (Monaco has ten: the rest scroll)."""
+CELL_PADDING = 8
+"""Pixels a cell adds to its text's width (the style's margins and the grid line)."""
 RATE_COLUMNS = {"overshoots": 3, "eliminations": 5, "spins": 6}
 """The column of each per-corner rate that :func:`compare` can report as changed."""
 SINCE_PINNED = len(COLUMNS) - 1
@@ -62,13 +74,39 @@ class CornerTable(QTableWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, len(COLUMNS), parent)
         for column, (title, tip) in enumerate(zip(COLUMNS, HEADER_TIPS, strict=True)):
-            header = QTableWidgetItem(title)
-            header.setToolTip(tip)
-            self.setHorizontalHeaderItem(column, header)
+            item = QTableWidgetItem(title)
+            item.setToolTip(tip)
+            self.setHorizontalHeaderItem(column, item)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.verticalHeader().setVisible(False)
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.horizontalHeader().setStretchLastSection(True)
+        # Rows as high as their line, not the style's roomy default: more corners in sight.
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().lineSpacing() + 8)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # "Since pinned" takes what the others leave (its cells' tooltips say it whole), and
+        # is hidden until a report is pinned.
+        header.setSectionResizeMode(SINCE_PINNED, QHeaderView.ResizeMode.Stretch)
+        self.setColumnHidden(SINCE_PINNED, True)
+
+    def sizeHint(self) -> QSize:
+        """As wide as the columns before "Since pinned" (at least as their usual cells, so the
+        first report does not widen it) and its header once shown, and high enough for
+        :data:`ROWS_IN_SIGHT` rows."""
+        metrics, header = self.fontMetrics(), self.horizontalHeader()
+        columns = sum(
+            max(header.sectionSize(column), header.sectionSizeHint(column),
+                metrics.horizontalAdvance(sample) + CELL_PADDING)
+            for column, sample in enumerate(SAMPLES[:SINCE_PINNED])
+        )
+        since = 0 if self.isColumnHidden(SINCE_PINNED) else header.sectionSizeHint(SINCE_PINNED)
+        width = (columns + since + 2 * self.frameWidth()
+                 + self.verticalScrollBar().sizeHint().width())
+        return QSize(width, self.height_for_rows(ROWS_IN_SIGHT))
+
+    def height_for_rows(self, rows: int) -> int:
+        """The height that shows the header and ``rows`` rows with no scrolling."""
+        return (self.horizontalHeader().sizeHint().height()
+                + rows * self.verticalHeader().defaultSectionSize() + 2 * self.frameWidth())
 
     def show_report(self, report: dict[str, Any],
                     pinned: dict[str, Any] | None = None) -> list[Change]:
@@ -90,6 +128,11 @@ class CornerTable(QTableWidget):
         self.setRowCount(len(corners))
         self._fill(corners, by_corner)
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(SINCE_PINNED, QHeaderView.ResizeMode.Stretch)
+        # Empty while nothing is pinned: its room goes to the rates until there is something
+        # to say in it.
+        self.setColumnHidden(SINCE_PINNED, pinned is None)
+        self.updateGeometry()  # wider names than the usual ones: the panel makes room
         return changes
 
     def _fill(self, corners: list[dict[str, Any]],
@@ -126,6 +169,7 @@ class CornerTable(QTableWidget):
         name.setFont(font)
         since = items[SINCE_PINNED]
         since.setText("; ".join(said))
+        since.setToolTip(since.text())  # the column may be too narrow to show it whole
         since.setTextAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         rose_any = any(c.after.share > c.before.share for _, c in marks)
         since.setBackground(QBrush(ROSE if rose_any else FELL))

@@ -2,8 +2,8 @@
 the heatmap painted from the report.
 
 Kept apart from the panel, which runs the batches (a Run batch, or live mode's) and hands each
-report here as it comes. Like the settings form, it is widgets parented to the panel and the
-two layouts the panel places as its middle columns.
+report here as it comes. Like the settings form, it is widgets parented to the panel; where they
+sit is :mod:`editor.panels.testdrive_layout`'s to say.
 """
 
 from __future__ import annotations
@@ -13,11 +13,9 @@ from typing import Any
 
 from PySide6.QtWidgets import (
     QComboBox,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     QTextBrowser,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -42,8 +40,7 @@ class DriveResults:
         self.changes: list[Change] = []
         """What changed beyond the intervals from the pinned report to the current one."""
         self.view = QTextBrowser(parent)
-        # It scrolls, so it gives up height first: the Par row above it does not make the
-        # dock taller, nor the board shorter.
+        # It scrolls, so it gives up height first: a short dock still shows the rest.
         self.view.setMinimumHeight(2 * self.view.fontMetrics().lineSpacing())
         self.corner_table = CornerTable(parent)
         self.pin_button = QPushButton("Pin", parent)
@@ -60,23 +57,6 @@ class DriveResults:
         self.heat = QComboBox(parent)
         self.heat.addItems(HEAT_KINDS)
         self.heat.currentTextChanged.connect(self._heat_changed)
-
-        self.summary = QVBoxLayout()
-        """The summary, and the heatmap's choice under it."""
-        self.summary.addWidget(self.view, 1)
-        heat_row = QHBoxLayout()
-        heat_row.addWidget(QLabel("Heatmap", parent))
-        heat_row.addWidget(self.heat, 1)
-        self.summary.addLayout(heat_row)
-        self.corners = QVBoxLayout()
-        """The corner table, and Pin and Unpin under it (a column of its own: the dock is wide
-        and short)."""
-        self.corners.addWidget(self.corner_table, 1)
-        pin_row = QHBoxLayout()
-        pin_row.addWidget(self.pin_button)
-        pin_row.addWidget(self.unpin_button)
-        pin_row.addWidget(self.pin_label, 1)
-        self.corners.addLayout(pin_row)
 
     def show(self, report: dict[str, Any]) -> None:
         """Show ``report``: the summary, the corner table and the heatmap."""

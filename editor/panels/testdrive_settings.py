@@ -3,7 +3,8 @@ and workers, and live mode (race every edit) with its number of races.
 
 Kept apart from the panel that runs the batch so that what a designer chooses (and carries over
 to the next track they open) and how it becomes a :class:`DriveSpec` live in one place. The form
-is a layout of widgets parented to the panel, laid out exactly as the panel's own rows were.
+is widgets parented to the panel; :mod:`editor.panels.testdrive_layout` lays them out, as a grid
+of label/field pairs.
 
 Builds (building your car) and the team race's repairs belong to the line-up, as the bots and
 the cars do: Run races them, live mode (strong drivers on every grid place) does not. A build
@@ -18,8 +19,6 @@ import os
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QSpinBox,
@@ -65,7 +64,7 @@ def builds_tip(limits: CarBuild | None, ruleset: str) -> str:
 
 
 class DriveSettings:
-    """The settings widgets and their form; see the module docstring."""
+    """The settings widgets; see the module docstring."""
 
     def __init__(self, parent: QWidget) -> None:
         self.bots = QLineEdit(DEFAULT_BOTS, parent)
@@ -115,29 +114,6 @@ class DriveSettings:
         self.live_races.setValue(LIVE_RACES)
         self.live_races.setSuffix(" races")
         self.live_races.setToolTip("Races of each live batch; the figures refresh as they come")
-        live_row = QHBoxLayout()
-        live_row.addWidget(self.live)
-        live_row.addWidget(self.live_races, 1)
-        self.form = QFormLayout()
-        line_up: tuple[tuple[str, QWidget], ...] = (
-            ("Bots", self.bots),
-            ("Cars", self.cars),
-            ("Builds", self.builds),
-        )
-        for label, widget in line_up:
-            self.form.addRow(label, widget)
-        self.form.addRow(self.build_problem)  # under the field it speaks of
-        rest: tuple[tuple[str, QWidget], ...] = (
-            ("Races", self.races),
-            ("Seed", self.seed),
-            ("Rules", self.ruleset),
-            ("Team race", self.team_race),
-            ("Laps", self.laps),
-            ("Workers", self.workers),
-        )
-        for label, widget in rest:
-            self.form.addRow(label, widget)
-        self.form.addRow("Live", live_row)
         self.builds.textChanged.connect(self.check_builds)
         self.cars.valueChanged.connect(self.check_builds)
         self.ruleset.currentTextChanged.connect(self.check_builds)
