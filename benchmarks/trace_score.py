@@ -4,8 +4,9 @@ For each board of the corpus traced by hand (Monaco's scan against ``circuits.js
 Online pictures against their ``.dat`` nodes), trace the picture into a draft and print the
 share of the printed spaces found (a traced centre within a quarter of a space of the printed
 one, one to one), the false spaces, the lanes right, the board's moves present and absent in
-the draft, and the seconds taken. No assertions: tests/trace/test_corpus_score.py holds the
-floor the figures must stay above.
+the draft, the pit lane's spaces found, the grid's slots (and whether they were read from the
+board's marks or laid by the usual rule as a guess), and the seconds taken. No assertions:
+tests/trace/test_corpus_score.py holds the floor the figures must stay above.
 
     python benchmarks/trace_score.py --corpus DIR               # every board the corpus has
     python benchmarks/trace_score.py --corpus DIR monaco        # one board
@@ -71,6 +72,9 @@ def main() -> None:
         print(f"{name} ({picture.name}, space {truth.space_length:.1f} px)")
         for line in score.lines():
             print(f"  {line}")
+        how = ("yes, from the marks behind the line" if result.figures.get("grid_read")
+               else "no: the usual grid, a guess")
+        print(f"  {'grid read':<15}{how}")
         stages = ", ".join(f"{key.removeprefix('seconds_')} {value:.1f}"
                            for key, value in result.figures.items()
                            if key.startswith("seconds_") and key != "seconds_total")

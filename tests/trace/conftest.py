@@ -32,9 +32,11 @@ def track_truth(track: Track) -> Truth:
     straight = [float(np.hypot(*(centres[a] - centres[b]))) for a, b in moves
                 if track.spaces[a].lane is not None
                 and track.spaces[a].lane == track.spaces[b].lane]
+    pit = track.pit_lane.spaces if track.pit_lane is not None else []
     return Truth(centres=centres,
                  lanes=[number[s.lane] if s.lane is not None else None for s in track.spaces],
-                 moves=moves, space_length=float(np.median(straight)))
+                 moves=moves, space_length=float(np.median(straight)),
+                 pit=[index[space] for space in pit], grid=[index[slot] for slot in track.grid])
 
 
 @pytest.fixture(scope="session")

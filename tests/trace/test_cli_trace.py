@@ -35,6 +35,11 @@ def test_a_rendered_board_traces_back_to_its_track(
     assert score.found >= 0.95 * lane_spaces, score.lines()
     assert score.lanes_share >= 0.9, score.lines()
     assert score.false <= 3, score.lines()
+    # The drawn pit lane and grid are in the draft; the pit lane's spaces are all guesses.
+    assert draft.pit_lane is not None and len(draft.grid) >= 8
+    assert all(report["spaces"][p]["how"] == "guessed" for p in draft.pit_lane.spaces)
+    assert {"TRACE006", "TRACE007"} <= {d["code"] for d in report["diagnostics"]}
+    assert "TRACE007 a pit lane of" in printed
 
 
 def test_not_a_picture_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,8 @@
 """The tracer on the real boards of the corpus, scored against their hand-made traces.
 
 The figures are the issue's (see :mod:`trackformat.trace.score`): printed spaces found, false
-spaces, lanes right, the board's moves present. The floors below are a little under what the
+spaces, lanes right, the board's moves present, the pit lane's spaces found and the grid's slots
+read. The floors below are a little under what the
 tracer reaches today (docs/trace.md gives the figures, benchmarks/trace_score.py prints them):
 a change that loses ground on a real board fails here. Monaco is the board the tracer was tuned
 on; Valencia and Curitiba are the check that it was not tuned to one board. Skipped without the
@@ -33,12 +34,18 @@ class Floor:
     extra: float
     """Most extra links (no move of the board), as a share of the board's moves."""
     corners: int
+    pit: float = 0.8
+    """Least share of the pit lane's printed spaces found as pit spaces."""
+    pit_false: int = 2
+    """Most pit spaces of the draft that are none of the board's."""
+    grid: int = 9
+    """Least grid slots read in their place (of the board's ten)."""
 
 
 FLOORS = {
-    "monaco": Floor(found=0.95, false=6, lanes=0.98, moves=0.94, extra=0.06, corners=10),
-    "valencia": Floor(found=0.88, false=40, lanes=0.95, moves=0.83, extra=0.17, corners=6),
-    "curitiba": Floor(found=0.92, false=25, lanes=0.94, moves=0.88, extra=0.11, corners=5),
+    "monaco": Floor(found=0.97, false=6, lanes=0.98, moves=0.95, extra=0.06, corners=10),
+    "valencia": Floor(found=0.9, false=40, lanes=0.95, moves=0.84, extra=0.17, corners=6),
+    "curitiba": Floor(found=0.94, false=25, lanes=0.94, moves=0.88, extra=0.11, corners=5),
 }
 
 
@@ -85,6 +92,18 @@ def test_the_corners_are_found_from_the_kerbs(traced: tuple[str, TraceResult, Sc
     assert all(c.stops in (0, 1, 2, 3) for c in result.track.corners)
 
 
+def test_the_pit_lane_and_the_grid_are_found(traced: tuple[str, TraceResult, Score]) -> None:
+    name, result, score = traced
+    floor = FLOORS[name]
+    assert score.pit_found >= floor.pit * score.pit_spaces, score.lines()
+    assert score.pit_false <= floor.pit_false, score.lines()
+    assert score.grid_placed >= floor.grid and score.grid_traced <= score.grid_slots, (
+        score.lines())
+    assert result.figures["grid_read"] == 1.0
+    pits = result.track.pit_lane.spaces if result.track.pit_lane else []
+    assert all(result.confidence[p] < 0.5 for p in pits)
+
+
 def test_the_draft_is_a_track_the_validator_reads(traced: tuple[str, TraceResult, Score]
                                                   ) -> None:
     _, result, _ = traced
@@ -96,6 +115,9 @@ def test_the_draft_is_a_track_the_validator_reads(traced: tuple[str, TraceResult
     assert all(0.0 <= value <= 1.0 for value in result.confidence.values())
     report = validate(track)
     assert not any(d.code.startswith(("REF", "SCHEMA")) for d in report.diagnostics)
+    # The grid lies behind the line, pole first; the pit lane leaves before it, rejoins after.
+    assert not any(d.code in ("GRID001", "GRID002", "GRID003", "GRID004", "PIT002", "PIT003",
+                              "PIT004") for d in report.diagnostics), report.diagnostics
 
 
 def test_the_lanes_start_at_the_chequered_band_on_monaco() -> None:

@@ -42,9 +42,10 @@ def _step(centres: np.ndarray, lanes: list[int | None], moves: list[tuple[int, i
 def monaco_truth(corpus: Path) -> Truth:
     """The Monaco board of ``corpus/monaco-board/circuits.js``, in the scan's pixels.
 
-    The trace has no corners; they are the shipped ``tracks/monaco.json``'s (built from the
-    board's facts and checked against this trace, docs/monaco.md), matched to the trace's cells
-    by lane and lap order from the finish line.
+    The trace has no corners and no grid; they are the shipped ``tracks/monaco.json``'s (built
+    from the board's facts and checked against this trace, docs/monaco.md), matched to the
+    trace's cells by lane and lap order from the finish line. The pit lane is the trace's own
+    (its cells in no lane, from the entry; the five team boxes aside).
     """
     board = load_board(corpus / "monaco-board" / "circuits.js")
     keys = list(board.cells)
@@ -58,11 +59,14 @@ def monaco_truth(corpus: Path) -> Truth:
                for corner in shipped.corners]
     return Truth(centres=centres, lanes=lanes, moves=moves,
                  space_length=_step(centres, lanes, moves), corners=corners,
-                 stops=[corner.stops for corner in shipped.corners])
+                 stops=[corner.stops for corner in shipped.corners],
+                 pit=[index[key] for key in board.pit],
+                 grid=[cell_of[slot] for slot in shipped.grid if slot in cell_of])
 
 
 def gponline_truth(corpus: Path, name: str) -> Truth:
-    """The board ``corpus/gponline/<name>.dat``: its nodes, their lanes, its edges."""
+    """The board ``corpus/gponline/<name>.dat``: its nodes, their lanes, its edges, and (read
+    by the project's importer) its pit lane and grid."""
     path = corpus / "gponline" / f"{name}.dat"
     dat = read_dat_file(path)
     track = import_dat(dat, str(path)).track
@@ -75,9 +79,12 @@ def gponline_truth(corpus: Path, name: str) -> Truth:
     moves = sorted({(index[a], index[b]) for a, b in dat.edges
                     if a != b and a in index and b in index})
     corners = [[index[int(space)] for space in corner.spaces] for corner in track.corners]
+    pit = track.pit_lane.spaces if track.pit_lane is not None else []
     return Truth(centres=centres, lanes=lanes, moves=moves,
                  space_length=_step(centres, lanes, moves), corners=corners,
-                 stops=[corner.stops for corner in track.corners])
+                 stops=[corner.stops for corner in track.corners],
+                 pit=[index[int(space)] for space in pit],
+                 grid=[index[int(slot)] for slot in track.grid])
 
 
 def board_truth(corpus: Path, name: str) -> Truth:

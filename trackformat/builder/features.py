@@ -71,16 +71,54 @@ def grid(slots: Sequence[SpaceRef], names: SpaceNames) -> list[str]:
     return ids
 
 
+GRID_SLOTS = 10
+"""Slots of a full field's grid: the game races up to ten cars."""
+GRID_ROW = 3
+"""Spaces from one pair of staggered grid slots to the next, along a lane."""
+
+
+def staggered_grid(counts: Mapping[str, int], slots: int = GRID_SLOTS) -> list[SpaceRef]:
+    """The usual start grid behind the finish line, pole first, as lane references.
+
+    ``counts`` gives each lane's number of spaces, lanes in order from the driver's left (index
+    0 of each is the first space past the line). The pole is the last space of the first lane,
+    just behind the line; the second slot is one space further back in the last lane; every
+    :data:`GRID_ROW` spaces the pair repeats, so cars stand staggered on the outer lanes as
+    printed boards draw them. With one lane the slots stand one behind another. Slots that would
+    fall off a short lane are left out.
+    """
+    lanes = list(counts)
+    if not lanes:
+        return []
+    first, last = lanes[0], lanes[-1]
+    refs: list[SpaceRef] = []
+    for n in range(slots):
+        if first == last:
+            lane, back = first, 1 + n
+        else:
+            lane, back = (first, 1) if n % 2 == 0 else (last, 2)
+            back += GRID_ROW * (n // 2)
+        if back > counts[lane]:
+            break
+        refs.append((lane, counts[lane] - back))
+    return refs
+
+
 PIT_PREFIX = "pit"
 BOX_PREFIX = "box"
 
 
+def pit_space_ids(count: int) -> list[str]:
+    """Ids of ``count`` pit spaces in driving order (``pit-00`` ...), zero-padded to one width
+    so that they sort in driving order; the tracer names the pit spaces it finds alike."""
+    width = len(str(max(count - 1, 0)))
+    return [f"{PIT_PREFIX}-{i:0{width}d}" for i in range(count)]
+
+
 def pit_ids(plan: PitPlan) -> tuple[list[str], list[str]]:
     """Ids of the pit spaces (``pit-00`` ...) and boxes (``box-1`` ...), in driving order."""
-    width = len(str(max(plan.spaces - 1, 0)))
-    pits = [f"{PIT_PREFIX}-{i:0{width}d}" for i in range(plan.spaces)]
     boxes = [f"{BOX_PREFIX}-{n}" for n in range(1, len(plan.boxes) + 1)]
-    return pits, boxes
+    return pit_space_ids(plan.spaces), boxes
 
 
 def pit_strips(

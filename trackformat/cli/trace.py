@@ -104,9 +104,12 @@ def _summary(result: Any, output: Path, report: Path) -> str:
     track = result.track
     weak = result.weak_spaces()
     finish = "a finish line" if track.finish_line is not None else "no finish line found"
+    grid = f"{len(track.grid)} grid slots" if track.grid else "no grid"
+    pit = (f"a pit lane of {len(track.pit_lane.spaces)} spaces" if track.pit_lane is not None
+           else "no pit lane found")
     lines = [
         f"wrote {output}: {len(track.spaces)} spaces in {len(track.lanes)} lanes, "
-        f"{len(track.links)} links, {len(track.corners)} corners, {finish}",
+        f"{len(track.links)} links, {len(track.corners)} corners, {finish}, {grid}, {pit}",
         f"wrote {report}: {len(weak)} spaces of low confidence, "
         f"{len(result.diagnostics)} things to check",
     ]

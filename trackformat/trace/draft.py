@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -26,12 +27,15 @@ from trackformat.model.track import (
     Lane,
     Link,
     Metadata,
+    PitLane,
     Space,
     SpaceKind,
     Track,
 )
 from trackformat.trace.frame import RoadFrame
 from trackformat.trace.rows import TracedSpace
+
+Outline = tuple[tuple[float, float], ...]
 
 MAX_VERTICES = 64
 """Most vertices a space's polygon may have in a track file."""
@@ -71,7 +75,30 @@ class TraceResult:
         }
 
 
-def published_outline(space: TracedSpace, line_width: float) -> tuple[tuple[float, float], ...]:
+@dataclass(frozen=True)
+class PitDraft:
+    """The pit lane found, as the draft names it: its spaces (``pit-00`` … in driving order, the
+    builder's ids), their outlines, and the track spaces it is entered from and leads onto."""
+
+    spaces: Sequence[TracedSpace]
+    outlines: Sequence[Outline]
+    ids: list[str]
+    entry: list[str]
+    exit: list[str]
+
+    def chain(self) -> list[tuple[str, str]]:
+        """The moves along the pit lane, from each space to the next."""
+        return list(pairwise(self.ids))
+
+    def moves(self) -> list[tuple[str, str]]:
+        """Every move in, along and out of the pit lane: all of them guesses."""
+        if not self.ids:
+            return []
+        return ([(a, self.ids[0]) for a in self.entry] + self.chain()
+                + [(self.ids[-1], b) for b in self.exit])
+
+
+def published_outline(space: TracedSpace, line_width: float) -> Outline:
     """The outline a draft gives a space: its fill grown by half a line (so that neighbours
     meet in the middle of the printed line between them), simplified to at most
     :data:`MAX_VERTICES` vertices and rounded to 0.01 px."""
@@ -108,6 +135,8 @@ def draft_track(
     links: Sequence[tuple[str, str]],
     corners: Sequence[Corner] = (),
     finish: bool = True,
+    pit: PitDraft | None = None,
+    grid: Sequence[str] = (),
 ) -> Track:
     """The draft as a track model.
 
@@ -130,6 +159,10 @@ def draft_track(
     finish : bool
         Whether index 0 of each lane really is the first space past a finish line found on
         the board (otherwise the draft has no finish line, for the designer to set).
+    pit : PitDraft, optional
+        The pit lane found: its spaces, the moves along it, its entry and exit.
+    grid : list of str
+        The grid's slots, pole first.
     """
     lane_ids = [str(k + 1) for k in range(len(rows))]
     spaces = [
@@ -140,6 +173,18 @@ def draft_track(
                                                        strict=True)
         for space, outline, space_id in zip(row, row_outlines, row_ids, strict=True)
     ]
+    pit_lane = None
+    pit_links: list[tuple[str, str]] = []
+    if pit is not None and pit.ids:
+        spaces += [Space(id=space_id, kind=SpaceKind.PIT, lane=None, polygon=list(outline),
+                         centre=(round(space.centre[0], 2) + 0.0, round(space.centre[1], 2) + 0.0),
+                         heading=round(frame.heading(space.s), 2))
+                   for space, outline, space_id in zip(pit.spaces, pit.outlines, pit.ids,
+                                                       strict=True)]
+        pit_lane = PitLane(spaces=list(pit.ids),
+                           entry=[Link(from_=a, to=pit.ids[0]) for a in pit.entry],
+                           exit=[Link(from_=pit.ids[-1], to=b) for b in pit.exit])
+        pit_links = pit.chain()
     finish_line = FinishLine(spaces=[row[0] for row in ids]) if finish and all(ids) else None
     return Track(
         metadata=Metadata(name=name[:200] or "traced board",
@@ -148,16 +193,18 @@ def draft_track(
         board=Board(image=image, width=size[0], height=size[1]),
         lanes=[Lane(id=lane_id) for lane_id in lane_ids],
         spaces=spaces,
-        links=[Link(from_=a, to=b) for a, b in links],
+        links=[Link(from_=a, to=b) for a, b in [*links, *pit_links]],
         corners=list(corners),
         finish_line=finish_line,
+        grid=list(grid),
+        pit_lane=pit_lane,
     )
 
 
 def space_diagnostics(track: Track, confidence: dict[str, float], how: dict[str, str]
                       ) -> list[Diagnostic]:
-    """One diagnostic per run of weak spaces in a lane, so that a gap of six guessed spaces
-    is one line of the problems panel, not six."""
+    """One diagnostic per run of weak spaces in a lane (or in the pit lane), so that a gap of
+    six guessed spaces is one line of the problems panel, not six."""
     found: list[Diagnostic] = []
     run: list[Space] = []
 
@@ -185,3 +232,56 @@ def space_diagnostics(track: Track, confidence: dict[str, float], how: dict[str,
                 run.append(space)
     close()
     return found
+
+
+def grid_note(grid: Sequence[str], read: bool, finish: bool, track: Track) -> Diagnostic:
+    """What the designer should know of the grid: read from the marks behind the line (check
+    it), laid by the usual rule as a guess (set it), or not laid at all for want of a line."""
+    centres = {space.id: space.centre for space in track.spaces}
+    point = centres.get(grid[0]) if grid else None
+    if not finish or not grid:
+        why = ("no finish line was found" if not finish
+               else "the lanes are too short for a grid behind the line")
+        return Diagnostic(
+            code="TRACE006", severity=Severity.WARNING,
+            message=f"the draft has no grid: {why}; set the finish line, then the grid's "
+                    "slots, pole first", rule="trace-grid")
+    if read:
+        return Diagnostic(
+            code="TRACE006", severity=Severity.INFO,
+            message=f"the grid's {len(grid)} slots were read from the marks printed behind "
+                    "the finish line, pole first: check them against the numbers there",
+            location=Location(elements=tuple(grid), pointer="/grid", point=point),
+            rule="trace-grid")
+    return Diagnostic(
+        code="TRACE006", severity=Severity.WARNING,
+        message=f"no grid marks could be read behind the finish line: the draft has the usual "
+                f"grid of {len(grid)} slots (pole on the first lane just behind the line, then "
+                "staggered with the last lane every three spaces), a guess to set against the "
+                "grid printed on the board",
+        location=Location(elements=tuple(grid), pointer="/grid", point=point),
+        rule="trace-grid")
+
+
+def pit_note(pit: PitDraft | None, beside: str | None, track: Track) -> Diagnostic:
+    """What the designer should know of the pit lane: found (every space and move of it a
+    guess), or not found (nothing made up)."""
+    if pit is None or not pit.ids or beside is None:
+        return Diagnostic(
+            code="TRACE007", severity=Severity.INFO,
+            message="no pit lane was found beside the lanes near the finish line, so the "
+                    "draft has none: if the board prints one, lay it with the Pit tool",
+            rule="trace-pit-lane")
+    centres = [space.centre for space in track.spaces if space.id in set(pit.ids)]
+    x, y = np.mean(centres, axis=0)
+    entry = ", ".join(pit.entry) or "nowhere"
+    exit_ = ", ".join(pit.exit) or "nowhere"
+    return Diagnostic(
+        code="TRACE007", severity=Severity.WARNING,
+        message=f"a pit lane of {len(pit.ids)} spaces was found beside lane {beside} near the "
+                f"finish line, entered from {entry} and left onto {exit_}: all of it is a "
+                "guess (its spaces, their order, the entry and the exit); check it against the "
+                "board, and lay the team boxes, which are not traced",
+        location=Location(elements=tuple(pit.ids), pointer="/pit_lane",
+                          point=(float(x), float(y))),
+        rule="trace-pit-lane")

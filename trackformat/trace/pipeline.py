@@ -8,7 +8,10 @@ Stages, each in its own module and each measured on real boards (docs/trace.md):
 4. ``lanes``: the lanes fitted along the lap, each blob in its lane; ``rows``: each lane's spaces
    in driving order, fragments joined, long blobs split and gaps filled;
 5. ``finish`` and ``kerbs``: the finish line and the corners;
-6. ``links``: the moves; ``draft``: the track model and the report.
+6. ``links``: the moves;
+7. ``grid`` and ``pit``: the grid read from the slots marked behind the line (else the builder's
+   usual grid, as a guess) and the pit lane beside the lanes near it, when there is one;
+8. ``draft``: the track model and the report.
 """
 
 from __future__ import annotations
@@ -19,9 +22,15 @@ from pathlib import Path
 
 import numpy as np
 
+from trackformat.builder.features import (
+    SpaceNames,
+    pit_space_ids,
+    staggered_grid,
+)
+from trackformat.builder.features import grid as grid_ids
 from trackformat.lint.diagnostic import Diagnostic, Location, Severity
 from trackformat.model.track import Corner
-from trackformat.trace import direction, draft, kerbs, rows, stops
+from trackformat.trace import direction, draft, grid, kerbs, lanes, pit, rows, stops
 from trackformat.trace.errors import TraceError
 from trackformat.trace.finish import find_finish
 from trackformat.trace.frame import RoadFrame
@@ -120,14 +129,28 @@ def trace_image(image: Image, lanes_count: int, *, space_length: float | None = 
     arrows = {i: t.arrow for row, row_ids in zip(lane_rows, ids, strict=True)
               for t, i in zip(row, row_ids, strict=True)}
     links, guessed = read_lane_changes(links, lane_of, arrows, zone)
+
+    clock.lap("links")
+    report(0.9, "looking for the pit lane and the grid")
+    pit_lane = _pit_lane(found, lane_rows, ids, origin) if band is not None else None
+    slots, read = (_grid(found, lane_rows, outlines, ids, lane_ids, origin) if band is not None
+                   else ([], False))
     track = draft.draft_track(name=name, image=image_name,
                               size=(int(image.shape[1]), int(image.shape[0])), rows=lane_rows,
                               outlines=outlines, ids=ids, frame=frame, links=links,
-                              corners=corners, finish=band is not None)
+                              corners=corners, finish=band is not None, pit=pit_lane,
+                              grid=slots)
+    clock.lap("pit_grid")
     confidence = {i: t.confidence for row, row_ids in zip(lane_rows, ids, strict=True)
                   for t, i in zip(row, row_ids, strict=True)}
     how = {i: t.how for row, row_ids in zip(lane_rows, ids, strict=True)
            for t, i in zip(row, row_ids, strict=True)}
+    beside = None
+    if pit_lane is not None:
+        confidence.update((i, t.confidence) for t, i in zip(pit_lane.spaces, pit_lane.ids,
+                                                             strict=True))
+        how.update((i, t.how) for t, i in zip(pit_lane.spaces, pit_lane.ids, strict=True))
+        beside = track.lanes[pit_lane.spaces[0].lane].id
     diagnostics = draft.space_diagnostics(track, confidence, how) + corner_notes
     if guessed:
         diagnostics.append(Diagnostic(
@@ -137,16 +160,55 @@ def trace_image(image: Image, lanes_count: int, *, space_length: float | None = 
                     "arrows printed there",
             location=Location(elements=tuple(sorted({a for a, _ in guessed}))),
             rule="trace-guessed-links"))
+    diagnostics += [draft.grid_note(slots, read, band is not None, track),
+                    draft.pit_note(pit_lane, beside, track)]
     diagnostics += _road_diagnostics(found.closed, found.direction, frame)
+    if pit_lane is not None:
+        guessed = guessed + pit_lane.moves()  # every move of the pit lane is a guess
     clock.lap("draft")
     report(1.0, "done")
     figures = {"space_area": found.palette.space_area, "line_width": found.line_width,
                "lane_width": fit.width, "lap_length": frame.length,
                "direction_confidence": found.direction.confidence,
                "colours": float(len(found.palette.colours)), "blobs": float(len(found.blobs)),
+               "grid_read": float(read), "grid_slots": float(len(slots)),
+               "pit_spaces": float(len(pit_lane.ids) if pit_lane is not None else 0),
                **clock.seconds}
     return draft.TraceResult(track=track, confidence=confidence, how=how,
                              guessed_links=guessed, diagnostics=diagnostics, figures=figures)
+
+
+def _pit_lane(found: Survey, lane_rows: Sequence[Sequence[rows.TracedSpace]],
+              ids: Sequence[Sequence[str]], origin: float) -> draft.PitDraft | None:
+    """The pit lane beside the lanes near the finish line, named as the builder names a pit
+    lane's spaces, or None when none is found."""
+    fit = found.fit
+    off_lanes = lanes.place(found.spare, found.frame) + [
+        p for p in found.placed if fit.lane_of(p) is None]
+    row = pit.find_pit_lane(off_lanes, fit, origin, lane_rows, found.space_length)
+    if row is None:
+        return None
+    beside = ids[row.beside]
+    return draft.PitDraft(spaces=row.spaces,
+                          outlines=[draft.published_outline(t, found.line_width)
+                                    for t in row.spaces],
+                          ids=pit_space_ids(len(row.spaces)),
+                          entry=[beside[k] for k in row.entry],
+                          exit=[beside[k] for k in row.exit])
+
+
+def _grid(found: Survey, lane_rows: Sequence[Sequence[rows.TracedSpace]],
+          outlines: Sequence[Sequence[draft.Outline]], ids: Sequence[Sequence[str]],
+          lane_ids: Sequence[str], origin: float) -> tuple[list[str], bool]:
+    """The grid's slots, pole first, and whether they were read from the board (else they are
+    the builder's usual grid behind the line)."""
+    excess = grid.light_excess(found.lightness, lane_rows, outlines, found.frame, origin,
+                               found.space_length, found.fit.width)
+    read = grid.read_grid(excess, found.space_length)
+    if read:
+        return [ids[lane][index] for lane, index in read], True
+    counts = {lane: len(row) for lane, row in zip(lane_ids, ids, strict=True)}
+    return grid_ids(staggered_grid(counts), SpaceNames(counts)), False
 
 
 def _corners(found: Survey, lane_rows: Sequence[Sequence[rows.TracedSpace]],

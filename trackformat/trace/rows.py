@@ -113,17 +113,17 @@ def _joined(row: list[TracedSpace], frame: RoadFrame) -> list[TracedSpace]:
     out: list[TracedSpace] = []
     for k, space in enumerate(row):
         if out and frame.ahead(space.s - out[-1].s) < FRAGMENT * typical[k]:
-            out[-1] = _union(out[-1], space, frame)
+            out[-1] = union(out[-1], space, frame)
         else:
             out.append(space)
     if len(out) > 1 and frame.ahead(out[0].s - out[-1].s) < FRAGMENT * typical[0]:
-        out[0] = _union(out[-1], out[0], frame)
+        out[0] = union(out[-1], out[0], frame)
         out.pop()
     return out
 
 
-def _union(a: TracedSpace, b: TracedSpace, frame: RoadFrame) -> TracedSpace:
-    """One space from two fragments: the convex hull of both."""
+def union(a: TracedSpace, b: TracedSpace, frame: RoadFrame) -> TracedSpace:
+    """One space from two fragments: the convex hull of both (in ``a``'s lane)."""
     hull = Polygon(np.vstack([a.outline, b.outline])).convex_hull
     centre = (float(hull.centroid.x), float(hull.centroid.y))
     s, _ = frame.project(np.array([centre]))
@@ -140,13 +140,13 @@ def _split(row: list[TracedSpace], frame: RoadFrame) -> list[TracedSpace]:
     for k, space in enumerate(row):
         parts = round(space.length / typical[k])
         if space.length > TOO_LONG * typical[k] and parts >= 2:
-            out += _cut(space, parts, frame)
+            out += cut(space, parts, frame)
         else:
             out.append(space)
     return out
 
 
-def _cut(space: TracedSpace, parts: int, frame: RoadFrame) -> list[TracedSpace]:
+def cut(space: TracedSpace, parts: int, frame: RoadFrame) -> list[TracedSpace]:
     """``space`` cut across the road into ``parts`` equal lengths."""
     shape = Polygon(space.outline)
     k = frame.vertex(space.s)
@@ -205,11 +205,16 @@ def guessed_space(lane: int, s: float, length: float, frame: RoadFrame,
                   fit: LaneFit) -> TracedSpace:
     """A space where none was found: the lane's band between ``s ± length / 2``, drawn from
     the fitted lanes, with a low confidence for the designer to check."""
-    middle = fit.middle(lane, s)
-    half_width = 0.45 * fit.width
+    return band_space(lane, s, length, fit.middle(lane, s), 0.9 * fit.width, frame)
+
+
+def band_space(lane: int, s: float, length: float, middle: float, width: float,
+               frame: RoadFrame) -> TracedSpace:
+    """A guessed space of ``width`` whose middle lies ``middle`` to the right of the centre
+    line, between ``s ± length / 2`` (a little shorter, so that it keeps off its neighbours)."""
     along = np.linspace(s - 0.45 * length, s + 0.45 * length, 5)
-    left = [frame.point(t, middle - half_width) for t in along]
-    right = [frame.point(t, middle + half_width) for t in along[::-1]]
+    left = [frame.point(t, middle - width / 2) for t in along]
+    right = [frame.point(t, middle + width / 2) for t in along[::-1]]
     outline = np.array(left + right, dtype=np.float64)
     return TracedSpace(lane=lane, s=s % frame.length, length=length,
                        centre=frame.point(s, middle), outline=outline, confidence=0.2,

@@ -9,8 +9,13 @@ assignment, so two traced spaces cannot both claim one printed space). Then:
 - false spaces: traced spaces paired with none;
 - lanes right: of the paired spaces in a lane of the truth, those whose draft lane is the same
   lane counted from the driver's left;
-- moves present: the board's moves whose two ends were found and which the draft links too;
-  the rest are absent; extra links are the draft's links that are no move of the board.
+- moves present: the board's moves whose two ends were found and which the draft links too
+  (the pit lane's entry and exit count as links); the rest are absent; extra links are the
+  draft's links that are no move of the board;
+- pit spaces found: the pit lane's printed spaces paired with a pit space of the draft; false
+  pit spaces: the draft's pit spaces paired with none of them;
+- grid slots: the board's slots whose space is a slot of the draft, and of those, the ones in
+  the same place of the grid (the pole the pole).
 """
 
 from __future__ import annotations
@@ -45,6 +50,10 @@ class Truth:
     """The corners, each as the indices of its spaces (empty when the truth has none)."""
     stops: Sequence[int] = ()
     """Each corner's stops, alike."""
+    pit: Sequence[int] = ()
+    """The pit lane's spaces in driving order (boxes aside), as indices into ``centres``."""
+    grid: Sequence[int] = ()
+    """The grid's slots, pole first, alike."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,31 @@ class Score:
     """Links the draft marks as guessed."""
     extra_guessed: int = 0
     """Extra links (no move of the board) among the guessed ones."""
+    pit_spaces: int = 0
+    """The board's pit-lane spaces."""
+    pit_found: int = 0
+    """Of those, the ones found as a pit space of the draft."""
+    pit_traced: int = 0
+    """The draft's pit spaces."""
+    pit_false: int = 0
+    """Of those, the ones that find no pit-lane space of the board."""
+    pit_moves: int = 0
+    """The board's moves into, along and out of its pit lane (the moves in and out of its
+    boxes aside)."""
+    pit_moves_present: int = 0
+    """Of those, the ones the draft links."""
+    pit_links: int = 0
+    """The draft's links into, along and out of its pit lane."""
+    pit_links_extra: int = 0
+    """Of those, the ones that are no move of the board (counted among the extra links too)."""
+    grid_slots: int = 0
+    """The board's grid slots."""
+    grid_traced: int = 0
+    """The draft's grid slots."""
+    grid_found: int = 0
+    """The board's slots whose space is a slot of the draft."""
+    grid_placed: int = 0
+    """Of those, the ones in the same place of the grid."""
 
     @property
     def found_share(self) -> float:
@@ -109,6 +143,12 @@ class Score:
             f"{self.corner_spaces_extra} more",
             f"stops          read for {self.stops_read} of {self.corners} corners, "
             f"{self.stops_right} right",
+            f"pit lane       {self.pit_found} of {self.pit_spaces} pit spaces found; "
+            f"{self.pit_traced} traced, {self.pit_false} false; moves present "
+            f"{self.pit_moves_present} of {self.pit_moves}; {self.pit_links_extra} of its "
+            f"{self.pit_links} links extra",
+            f"grid           {self.grid_found} of {self.grid_slots} slots in the draft's grid, "
+            f"{self.grid_placed} in their place; {self.grid_traced} traced",
         ]
 
 
@@ -146,6 +186,8 @@ def score_track(track: Track, truth: Truth,
         right += lane is not None and lane_number.get(lane) == truth.lanes[j]
     printed_to_id = {j: spaces[i].id for i, j in pairs.items()}
     links = {(link.from_, link.to) for link in track.links}
+    if track.pit_lane is not None:
+        links |= {(link.from_, link.to) for link in (*track.pit_lane.entry, *track.pit_lane.exit)}
     moves = set(truth.moves)
     present = sum((printed_to_id.get(a), printed_to_id.get(b)) in links for a, b in moves)
     board_links = {(printed_to_id[a], printed_to_id[b]) for a, b in moves
@@ -174,4 +216,30 @@ def score_track(track: Track, truth: Truth,
                                          for j, space_id in printed_to_id.items()
                                          if j not in printed_corner),
                  stops_read=read, stops_right=right_stops, links_guessed=len(set(guessed)),
-                 extra_guessed=len((links - board_links) & set(guessed)))
+                 extra_guessed=len((links - board_links) & set(guessed)),
+                 **_pit_and_grid(track, truth, printed_to_id, links, board_links))
+
+
+def _pit_and_grid(track: Track, truth: Truth, printed_to_id: dict[int, str],
+                  links: set[tuple[str, str]], board_links: set[tuple[str, str]]
+                  ) -> dict[str, int]:
+    """The pit lane's and the grid's figures of :class:`Score`."""
+    pit_ids = set(track.pit_lane.spaces) if track.pit_lane is not None else set()
+    printed_pit = set(truth.pit)
+    found_pit = {j for j in printed_pit if printed_to_id.get(j) in pit_ids}
+    true_pit = {printed_to_id[j] for j in found_pit}
+    boxes = {j for j, lane in enumerate(truth.lanes) if lane is None} - printed_pit
+    pit_moves = [(a, b) for a, b in truth.moves
+                 if (a in printed_pit or b in printed_pit) and not {a, b} & boxes]
+    pit_links = {(a, b) for a, b in links if a in pit_ids or b in pit_ids}
+    slots = [printed_to_id.get(j) for j in truth.grid]
+    return {"pit_spaces": len(printed_pit), "pit_found": len(found_pit),
+            "pit_traced": len(pit_ids), "pit_false": len(pit_ids - true_pit),
+            "pit_moves": len(pit_moves),
+            "pit_moves_present": sum((printed_to_id.get(a), printed_to_id.get(b)) in links
+                                     for a, b in pit_moves),
+            "pit_links": len(pit_links), "pit_links_extra": len(pit_links - board_links),
+            "grid_slots": len(truth.grid), "grid_traced": len(track.grid),
+            "grid_found": sum(slot is not None and slot in set(track.grid) for slot in slots),
+            "grid_placed": sum(slot is not None and k < len(track.grid) and track.grid[k] == slot
+                               for k, slot in enumerate(slots))}

@@ -53,6 +53,10 @@ class Survey:
     """The yellow boxes with a figure read in them (the corners' stops)."""
     palette: palette.Palette
     blobs: list[blob_stage.Blob]
+    spare: list[blob_stage.Blob]
+    """The blobs dropped for want of neighbours on two sides: scenery, but also a row of
+    spaces off the road, such as a pit lane (a chain has one neighbour at each end, so its
+    ends drop first, then the next ones); the pit lane is looked for among them."""
     line_width: float
     """Width of the printed lines between spaces, in pixels."""
     space_length: float
@@ -83,10 +87,12 @@ def survey(image: Image, lanes_count: int, *, space_length: float | None = None,
     red = kerbs.red_mask(plain)
     boxes = stops.yellow_boxes(plain, found.space_area)
     del plain
-    blobs = blob_stage.find_blobs(palette.fill_masks(lab, found), found, lightness)
+    every = blob_stage.find_blobs(palette.fill_masks(lab, found), found, lightness)
     del lab
-    gap = centreline.line_width(blobs, found.space_area)
-    blobs = blob_stage.supported(blobs, gap)
+    gap = centreline.line_width(every, found.space_area)
+    blobs = blob_stage.supported(every, gap)
+    kept = {blob.centre for blob in blobs}
+    spare = [blob for blob in every if blob.centre not in kept]
     clock.lap("blobs")
 
     stage(0.45, "following the road")
@@ -106,8 +112,8 @@ def survey(image: Image, lanes_count: int, *, space_length: float | None = None,
     fit = lanes.fit_lanes(placed, frame, lanes_count, width, length / 2)
     clock.lap("lanes")
     return Survey(lightness=lightness, red=red, boxes=boxes, palette=found, blobs=blobs,
-                  line_width=gap, space_length=length, frame=frame, closed=closed, direction=way,
-                  placed=placed, fit=fit)
+                  spare=spare, line_width=gap, space_length=length, frame=frame, closed=closed,
+                  direction=way, placed=placed, fit=fit)
 
 
 def _fills(image: Image, expected_area: float | None) -> tuple[palette.Lab, palette.Palette]:
