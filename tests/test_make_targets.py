@@ -5,6 +5,7 @@ tools come with `make test`."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -18,8 +19,10 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make is no
 
 def _dry_run(target: str, tmp_path: Path) -> list[str]:
     venv = tmp_path / "fresh-venv"
-    done = subprocess.run(["make", "-n", target, f"VENV={venv}"], cwd=ROOT, text=True,
-                          capture_output=True, check=True)
+    # Not as a sub-make of `make test`, which would print its folder and pass its flags on.
+    alone = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    done = subprocess.run(["make", "--no-print-directory", "-n", target, f"VENV={venv}"],
+                          cwd=ROOT, text=True, capture_output=True, check=True, env=alone)
     return done.stdout.splitlines()
 
 
