@@ -192,3 +192,13 @@ def test_unknown_space_ids_are_left_to_the_reference_rules() -> None:
     track = edit(RING, lambda d: corner(d, "north")["spaces"].extend(["nowhere", "nowhere"]))
     assert validate(track, codes=CODES).diagnostics == ()
 
+
+
+def test_a_lap_with_no_corner_is_said() -> None:
+    bare = edit(RING, lambda d: d.update(corners=[]))
+    [found] = diagnostics(bare, "CORNER010")
+    assert found.severity == Severity.WARNING and "the lap has no corner" in found.message
+    assert found.location.pointer == "/corners"
+    assert diagnostics(RING, "CORNER010") == []  # a lap with corners
+    unfinished = edit(RING, lambda d: d.update(corners=[], finish_line=None))
+    assert diagnostics(unfinished, "CORNER010") == []  # no lap yet: LAP004 speaks first

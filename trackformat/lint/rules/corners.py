@@ -344,3 +344,29 @@ def corner_space_kind(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
                 point=graphs.centre(space_id),
                 group="corner entries that are not track spaces",
             )
+
+
+@rule(
+    "CORNER010",
+    "no-corners",
+    "corners",
+    Severity.WARNING,
+    example="A closed lap of three lanes with no corner marked on it.",
+)
+def no_corners(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
+    """A lap has corners.
+
+    Every printed circuit has corners, and their stops are what a race is about: with none, the
+    cars race round flat out in their top gear and test drives say nothing of the track. A lap
+    without a corner is a circuit whose corners are still to be marked: mark each with the
+    Corner tool (its spaces, its stops, its printed long and short numbers).
+    """
+    if track.corners or not track.finish_line:
+        return
+    if not any(space.kind == SpaceKind.TRACK for space in graphs.spaces.values()):
+        return
+    yield Finding(
+        "the lap has no corner: a race on it is flat out in top gear; mark each corner of the "
+        "circuit (its spaces and the stops it demands) with the Corner tool",
+        pointer="/corners",
+    )
