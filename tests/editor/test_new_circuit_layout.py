@@ -24,7 +24,7 @@ from editor.scene import style
 from editor.scene.items import LabelItem
 from editor.scene.style import Layer
 from tests.editor import new_circuit
-from tests.editor.new_circuit import CTRL, SHIFT, Hand
+from tests.editor.hand import CTRL, SHIFT, Hand, shown_problems
 from trackformat.io import load_track
 from trackformat.lint import Severity, validate
 
@@ -70,7 +70,7 @@ def test_a_small_circuit_is_laid_out_on_a_blank_board_and_saved_with_no_problem(
     shown = seen["no-problems"]
     assert shown["summary"].startswith("0 errors, 0 warnings"), shown
     assert shown["counts"].startswith("0 errors  0 warnings"), shown
-    rows = new_circuit.shown_problems(window)
+    rows = shown_problems(window)
     assert rows and all(severity == Severity.INFO.value for severity, _, _ in rows), rows
     assert [code for _, code, _ in rows] == ["PATH004"], "only the lap's length, a note"
 

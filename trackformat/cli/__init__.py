@@ -12,7 +12,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trackformat import __version__
 from trackformat.analysis import corners_in_lap_order, measure_corner, shortest_lap
@@ -27,6 +27,9 @@ from trackformat.io import TrackFileError, dumps_document, load_track, write_tex
 from trackformat.io.files import megabytes
 from trackformat.io.jsonio import MAX_FILE_BYTES
 from trackformat.model.track import CURRENT_FORMAT_VERSION, FORMAT_NAME, SpaceKind, Track
+
+if TYPE_CHECKING:
+    from trackformat.rules import Ruleset
 
 EXIT_OK = 0
 """Every file read, and validation found no error (warnings and notes do not count)."""
@@ -241,6 +244,18 @@ def read_track(path: str) -> Track | None:
         error(err.render())
     except OSError as err:
         error(f"{Path(path)}: cannot be read: {err.strerror or err}")
+    return None
+
+
+def read_ruleset(name: str) -> Ruleset | None:
+    """The ruleset ``--ruleset`` names (a preset or a file), or None
+    once the reason it cannot be read is printed (the command then exits 2)."""
+    from trackformat.rules import RulesetError, load_ruleset
+
+    try:
+        return load_ruleset(name)
+    except RulesetError as err:
+        error(err.render())
     return None
 
 

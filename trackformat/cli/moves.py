@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trackformat.cli import EXIT_OK, EXIT_UNUSABLE, UsageError, read_track
+from trackformat.cli import EXIT_OK, EXIT_UNUSABLE, UsageError, read_ruleset, read_track
 from trackformat.cli.moves_text import die_words, moves_text
 from trackformat.cli.output import emit, error
 from trackformat.io import dumps_document
 from trackformat.model.track import SpaceKind, Track
-from trackformat.rules import DEFAULT_PRESET, WEAR_CATEGORIES, Ruleset, RulesetError, load_ruleset
+from trackformat.rules import DEFAULT_PRESET, WEAR_CATEGORIES, Ruleset
 from trackformat.sim import (
     Board,
     CarState,
@@ -259,10 +259,8 @@ def cmd_moves(args: argparse.Namespace) -> int:
     track = read_track(args.track)
     if track is None:
         return EXIT_UNUSABLE
-    try:
-        rules = load_ruleset(args.ruleset)
-    except RulesetError as err:
-        error(err.render())
+    rules = read_ruleset(args.ruleset)
+    if rules is None:
         return EXIT_UNUSABLE
     board = Board.of(track)
     if board.laneless:

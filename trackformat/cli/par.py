@@ -17,11 +17,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from trackformat.cli import EXIT_OK, EXIT_UNUSABLE, read_track
+from trackformat.cli import EXIT_OK, EXIT_UNUSABLE, read_ruleset, read_track
 from trackformat.cli.output import emit, error
 from trackformat.cli.paths import FileRoles
 from trackformat.par import MAX_LAPS, ParError, par_report
-from trackformat.rules import DEFAULT_PRESET, RulesetError, load_ruleset
+from trackformat.rules import DEFAULT_PRESET
 from trackformat.words import ordinal
 
 EXIT_CODES_HELP = """\
@@ -54,10 +54,8 @@ def cmd_par(args: argparse.Namespace) -> int:
     track = read_track(args.track)
     if track is None:
         return EXIT_UNUSABLE
-    try:
-        rules = load_ruleset(args.ruleset)
-    except RulesetError as err:
-        error(err.render())
+    rules = read_ruleset(args.ruleset)
+    if rules is None:
         return EXIT_UNUSABLE
     laps = args.laps if args.laps is not None else track.metadata.laps
 
