@@ -64,21 +64,27 @@ def _one_test_process_at_a_time(tmp_path_factory: pytest.TempPathFactory,
 def compiled_kernel(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The race kernel compiled, or loaded from its cache, before the first test that races.
 
-    On a cold cache (a fresh machine, a new version of the kernel) the compile takes a minute or
+    On a cold cache (a fresh clone, a new version of the kernel) the compile takes a minute or
     more; a test's wait for its races measures the panel (or, for a test of a cold start, the
     stand-in it puts in the compile's place), not that compile. Compiled here, the kernel is in
     the cache for the worker processes the panels start too: the race loop of every mix of
     drivers, each compiled for its own (see ``trackformat.sim.kernel.drivers``).
 
-    Each test process of the run (``pytest -n``) has this fixture of its own, but one at a time
-    gets it: on a cold cache the first compiles the kernel and the others, waiting, then load it
-    from the cache rather than compile it all again alongside (twice the minute of CPU)."""
+    Each test process of the run (``pytest -n``) has this fixture of its own, and each mix is
+    compiled by one process at a time: on a cold cache the two processes share the mixes out,
+    one taking them from the first, the other from the last, and each loads from the cache the
+    ones the other compiled, rather than both compiling every mix (twice the CPU) or one
+    compiling them all while the other waits (twice the time)."""
     from tests.factories import ring
     from trackformat.rules import load_ruleset
     from trackformat.sim import Board
     from trackformat.sim.kernel.race import KernelRacer
 
-    with _one_test_process_at_a_time(tmp_path_factory, "compiled-kernel"):
-        board, rules = Board.of(ring()), load_ruleset("formula-d")
-        for bots in (["strong"], ["cautious"], ["random"], ["strong", "cautious"]):
+    board, rules = Board.of(ring()), load_ruleset("formula-d")
+    mixes = [["strong", "cautious"], ["strong"], ["cautious"], ["random"]]
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    if worker.isdigit() and int(worker) % 2:
+        mixes.reverse()
+    for bots in mixes:
+        with _one_test_process_at_a_time(tmp_path_factory, "compile-" + "+".join(bots)):
             KernelRacer(board, rules, bots, 1).race(0)

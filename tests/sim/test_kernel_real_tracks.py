@@ -29,6 +29,10 @@ SEEDS = range(24)
 POSITIONS = 80
 """Random positions per real board, each asked one roll."""
 
+pytestmark = pytest.mark.usefixtures("compiled_kernel")
+"""The kernel compiled for every mix of drivers before the first race (the run's processes
+sharing the compiles out on a cold cache, see tests/conftest.py)."""
+
 
 @cache
 def real_board(name: str) -> Board:
