@@ -34,7 +34,7 @@ from editor.scene.drawings import (
     tile_item,
 )
 from editor.scene.items import ELEMENT_ID, CornerItem, LabelItem, SpaceItem
-from editor.scene.labels import heat_colour, typical_size
+from editor.scene.labels import heat_colour, slot_width, typical_size
 from editor.scene.picking import PickingScene
 from editor.scene.scan import pixmap_size, read_scan, scan_transform
 from editor.scene.snap import Snapper
@@ -210,11 +210,12 @@ class BoardScene(PickingScene):
         for item in self.layer_items[Layer.GRID_PIT]:
             self.removeItem(item)
         self.layer_items[Layer.GRID_PIT] = []
-        centres = {s.id: s.centre for s in track.spaces}
+        spaces = {s.id: s for s in track.spaces}
         for number, slot in enumerate(track.grid, start=1):
-            if slot in centres:
-                label = LabelItem(str(number), style.GRID_BACK, style.GRID_TEXT, 8.0)
-                label.setPos(*centres[slot])
+            if slot in spaces:
+                label = LabelItem(str(number), style.GRID_BACK, style.GRID_TEXT, 8.0,
+                                  most=slot_width(spaces[slot]))
+                label.setPos(*spaces[slot].centre)
                 self._add(label, Layer.GRID_PIT)
         finish = set(track.finish_line.spaces) if track.finish_line else set()
         garages = set(track.pit_lane.garages) if track.pit_lane else set()
@@ -339,3 +340,4 @@ class BoardScene(PickingScene):
                 if selected != corner.selected:
                     corner.selected = selected
                     corner.update()
+

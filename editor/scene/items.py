@@ -134,11 +134,16 @@ class CornerItem(QGraphicsPathItem):
 
 
 class LabelItem(QGraphicsItem):
-    """A small text on a coloured box (stop counts, grid numbers), kept the same size on screen."""
+    """A small text on a coloured box (stop counts, grid numbers), kept the same size on screen,
+    or, given ``most`` (board pixels), no larger than that on the board: a grid number stays
+    within its slot when the view zooms out, as a number printed on the board does, rather
+    than cover the slots round it."""
 
-    def __init__(self, text: str, back: QColor, fore: QColor, size: float = 9.0) -> None:
+    def __init__(self, text: str, back: QColor, fore: QColor, size: float = 9.0,
+                 most: float | None = None) -> None:
         super().__init__()
         self.text, self.back, self.fore = text, back, fore
+        self.most = most
         self.font = QFont()
         self.font.setPointSizeF(size)
         self.font.setBold(True)
@@ -163,9 +168,21 @@ class LabelItem(QGraphicsItem):
         self.prepareGeometryChange()
         self._rect.moveCenter(QPointF(dx * (reach + gap), dy * (reach + gap)))
 
+    def shrink(self) -> float:
+        """How much smaller than its usual size the label is drawn at the view's zoom (1: not
+        at all): its box no larger than :attr:`most` board pixels across."""
+        scene = self.scene()
+        if self.most is None or scene is None or not scene.views():
+            return 1.0
+        on_screen = self.most * scene.views()[0].transform().m11()
+        return min(1.0, on_screen / max(self._rect.width(), self._rect.height()))
+
     def paint(
         self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
     ) -> None:
+        shrink = self.shrink()
+        if shrink < 1.0:
+            painter.scale(shrink, shrink)
         painter.setPen(QPen(QColor(0, 0, 0), 1))
         painter.setBrush(QBrush(self.back))
         painter.drawRect(self._rect)

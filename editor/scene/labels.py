@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from PySide6.QtGui import QColor
 from shapely.geometry import Polygon
 
-from trackformat.model import Track
+from trackformat.model import Space, Track
 
 
 def printed_and_computed(printed: int | None, computed: int | None) -> str:
@@ -30,6 +30,15 @@ def typical_size(track: Track) -> float:
     """The usual size of a space in pixels (for arrow heads and tiles)."""
     sizes = sorted(abs(Polygon(s.polygon).area) ** 0.5 for s in track.spaces[:200])
     return sizes[len(sizes) // 2] if sizes else 20.0
+
+
+def slot_width(space: Space) -> float:
+    """The width of a grid slot's space (its outline's shorter side, in board pixels): the
+    most its number may take on the board."""
+    outline = Polygon(space.polygon).minimum_rotated_rectangle
+    xs, ys = outline.exterior.coords.xy
+    sides = [math.dist((xs[k], ys[k]), (xs[k + 1], ys[k + 1])) for k in range(2)]
+    return min(sides)
 
 
 def spaces_by_lane(track: Track, spaces: Iterable[str]) -> str:

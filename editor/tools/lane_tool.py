@@ -35,14 +35,22 @@ FOLD_FILL = QColor(220, 0, 0, 110)
 """The previewed spaces that fold over themselves, which Enter refuses to add."""
 
 
+LANES_HINT = (
+    "Click along the middle of the road in the driving direction; the lanes follow the "
+    "mouse; end on the start of the lanes to close the lap; Enter or double-click adds "
+    "them, Backspace drops the last point, Esc cancels"
+)
+PIT_HINT = (
+    "Click beside the road in the driving direction, at the front of the space the pit lane "
+    "is entered from and at the back of the one it leads onto (clicks snap beside a lane); "
+    "Enter or double-click lays the pit spaces, Backspace drops the last point, Esc cancels"
+)
+
+
 class LaneTool(Tool):
     name = "Lanes"
     shortcut = "N"
-    hint = (
-        "Click along the middle of the road in the driving direction; the lanes follow the "
-        "mouse; end on the start of the lanes to close the lap; Enter or double-click adds "
-        "them, Backspace drops the last point, Esc cancels"
-    )
+    hint = LANES_HINT
     cursor = Qt.CursorShape.CrossCursor
 
     def __init__(self, context: ToolContext) -> None:
@@ -125,6 +133,10 @@ class LaneTool(Tool):
         self.counts_edit.setEnabled(not by_length)
         self.lanes_box.setEnabled(not pit)
         self.stagger_edit.setEnabled(not pit)
+        hint = PIT_HINT if pit else LANES_HINT
+        if hint != self.hint:  # what the clicks lay changed: say how to lay it
+            self.hint = hint
+            self.context.status(hint)
         try:
             self.settings = lanes.LaneSettings(
                 lanes=self.lanes_box.value(),

@@ -124,6 +124,8 @@ def test_the_pit_lane_is_laid_as_pit_spaces_with_ids_of_their_own(window, qtbot)
     qtbot.keyClick(window.view, Qt.Key.Key_Return)
     tool.pit_box.setChecked(True)
     assert not tool.lanes_box.isEnabled() and not tool.stagger_edit.isEnabled()
+    said = window.status_label.text()
+    assert "pit lane is entered from" in said and "close the lap" not in said
     tool.counts_edit.setText("8")
     _board_clicks(window, qtbot, [(400.0, 520.0), (1000.0, 520.0)])
     assert tool.count_label.text().startswith("8 (")
