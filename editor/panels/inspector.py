@@ -120,13 +120,21 @@ class Inspector(QWidget):
         apply: Callable[[int | None], None],
         none_text: str | None = None,
     ) -> None:
-        """A number field; below ``low`` it reads ``none_text`` (no value) or "mixed"."""
+        """A number field; below ``low`` it reads ``none_text`` (no value), "mixed", or the
+        value itself when it lies outside ``low`` to ``high`` (a traced draft's unread stops, a
+        file edited by hand): shown as the nearest allowed number, typing that number would
+        change nothing, and the wrong value would stay."""
         editor = QSpinBox(self)
-        floor = low - 1 if (none_text is not None or value == MIXED) else low
+        wrong = value not in (MIXED, None) and not low <= int(value) <= high
+        unset = value in (MIXED, None) or wrong
+        floor = low - 1 if (none_text is not None or unset) else low
         editor.setRange(floor, high)
         if floor < low:
-            editor.setSpecialValueText(MIXED if value == MIXED else str(none_text))
-        editor.setValue(floor if value in (MIXED, None) else int(value))
+            if wrong:
+                editor.setSpecialValueText(f"{value} (set {low} to {high})")
+            else:
+                editor.setSpecialValueText(MIXED if value == MIXED else str(none_text))
+        editor.setValue(floor if unset else int(value))
 
         def changed(number: int) -> None:
             if self._loading:

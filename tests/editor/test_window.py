@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, Qt
 
 from editor import autosave
 from tests.factories import edit, ring, space
@@ -363,3 +363,23 @@ def test_a_save_during_an_autosave_leaves_no_side_file(
     assert not window.autosaver.side_file().exists(), (
         "a side file written after the save would offer old work back at the next start")
     assert load_track(ring_file).metadata.name == "Saved"
+
+
+def test_a_corner_s_unread_stops_show_as_they_are_and_typing_1_sets_them(  # type: ignore[no-untyped-def]
+        window, qtbot, tmp_path: Path) -> None:
+    # A traced draft leaves the stops it could not read at 0. The field said 1 (its least
+    # number), so typing 1 changed nothing and the corner kept demanding 0 stops.
+    def unread(document):  # type: ignore[no-untyped-def]
+        for corner in document["corners"]:
+            corner["stops"] = 0
+    path = tmp_path / "draft.json"
+    save_track(edit(ring(), unread), path)
+    window.open_path(path)
+    window.document.set_selection({"north", "south"})
+    stops = window.inspector_dock.widget().fields["stops"]
+    assert stops.text() == "0 (set 1 to 3)"
+    stops.setFocus()
+    stops.lineEdit().selectAll()
+    qtbot.keyClicks(stops.lineEdit(), "1")
+    qtbot.keyClick(stops.lineEdit(), Qt.Key.Key_Tab)
+    assert [c.stops for c in window.document.track.corners] == [1, 1]
