@@ -36,9 +36,12 @@ def lane_range(track: Track, first: str, last: str) -> list[str]:
 
 
 def make_corner(
-    track: Track, spaces: Iterable[str], stops: int = 1, name: str = ""
+    track: Track, spaces: Iterable[str], stops: int = 1, name: str = "",
+    reshaped: str | None = None,
 ) -> tuple[Track, str]:
-    """A new corner of ``spaces``; they leave any corner they were in. Returns its id too."""
+    """A new corner of ``spaces``, or with ``reshaped`` (a corner's id) that corner with
+    ``spaces`` in place of its own, its name, stops and printed numbers kept; the spaces leave
+    any other corner they were in. Returns the corner's id too."""
     chosen = list(dict.fromkeys(spaces))
     if not chosen:
         raise EditError("pick the corner's spaces first")
@@ -46,17 +49,21 @@ def make_corner(
     wrong = [s for s in chosen if s not in track_spaces]
     if wrong:
         raise EditError(f"only track spaces can be in a corner, not {', '.join(wrong[:3])}")
+    old = next((c for c in track.corners if c.id == reshaped), None)
+    if reshaped is not None and old is None:
+        raise EditError(f"there is no corner {reshaped} to reshape")
     taken = set(chosen)
     corners = [
-        c.model_copy(update={"spaces": [s for s in c.spaces if s not in taken]})
+        c if c is old else c.model_copy(update={"spaces": [s for s in c.spaces if s not in taken]})
         for c in track.corners
     ]
     corners = [c for c in corners if c.spaces]
-    corner_id = fresh_id({c.id for c in track.corners}, "corner")
-    corner = Corner(
-        id=corner_id, name=name or f"Corner {len(corners) + 1}", stops=stops, spaces=chosen
-    )
-    return put_corner(track.model_copy(update={"corners": corners}), corner), corner_id
+    if old is not None:
+        corner = old.model_copy(update={"spaces": chosen})
+    else:
+        corner = Corner(id=fresh_id({c.id for c in track.corners}, "corner"),
+                        name=name or f"Corner {len(corners) + 1}", stops=stops, spaces=chosen)
+    return put_corner(track.model_copy(update={"corners": corners}), corner), corner.id
 
 
 def finish_line_through(track: Track, space_id: str) -> Track:

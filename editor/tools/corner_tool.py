@@ -145,7 +145,8 @@ class CornerTool(Tool):
         "Drag along a lane from the corner's entry to its exit to pick that stretch, or across "
         "lanes to pick the bend level with both ends; Shift-click a lane's exit to take its "
         "stretch from its entry; click a space to pick it or take it out; Enter (or a "
-        "double-click) makes the corner, Esc starts again"
+        "double-click) makes the corner, Esc starts again. With a corner selected, C picks its "
+        "spaces to reshape it"
     )
     cursor = Qt.CursorShape.PointingHandCursor
 
@@ -157,6 +158,21 @@ class CornerTool(Tool):
         self._over: str | None = None
         """The space under the pointer during a drag."""
         self._graphs: TrackGraphs | None = None
+        self.reshaping: str | None = None
+        """The corner whose spaces are picked, to be reshaped by Enter (the tool was chosen
+        with that corner selected): a traced draft's corner that misses part of its bend is
+        mended in place, its stops and printed numbers kept."""
+
+    def activate(self) -> None:
+        super().activate()
+        track, selection = self.document.track, set(self.document.selection)
+        corners = [c for c in track.corners if c.id in selection]
+        if len(corners) != 1 or any(s.id in selection for s in track.spaces):
+            return
+        corner = corners[0]
+        self.reshaping = corner.id
+        self.picked = list(corner.spaces)
+        self._show(self.picked, lead=f"Reshaping {corner.name or corner.id}: ")
 
     def graphs(self) -> TrackGraphs:
         """The track's graphs, built once per version of the track (a drag asks on every
@@ -236,6 +252,9 @@ class CornerTool(Tool):
         self.document.set_selection(spaces)
         count = f"{len(spaces)} space{'s' if len(spaces) != 1 else ''} picked"
         lanes = spaces_by_lane(self.document.track, spaces)
+        if not then and self.reshaping is not None:
+            then = ("click spaces to take them out or add them, drag to add a stretch; "
+                    f"Enter reshapes {self.reshaping}, Esc leaves it as it was")
         then = then or "Enter makes the corner, Esc starts again"
         counted = f"{count} ({lanes})" if lanes else count
         self.context.status(f"{lead}{counted}: {then}")
@@ -247,25 +266,28 @@ class CornerTool(Tool):
         return False
 
     def commit(self) -> str | None:
-        picked = list(self.picked)
+        picked, reshaped = list(self.picked), self.reshaping
         made: list[str] = []
 
         def change(track: Track) -> Track:
-            new, corner_id = layout.make_corner(track, picked)
+            new, corner_id = layout.make_corner(track, picked, reshaped=reshaped)
             made.append(corner_id)
             return new
 
-        if self.edit("Make corner", change):
-            self.picked = []
+        if self.edit("Reshape corner" if reshaped else "Make corner", change):
+            self.picked, self.reshaping = [], None
             self.document.set_selection(made)
             lanes = spaces_by_lane(self.document.track, picked)
             self.context.status(
+                f"Reshaped {made[0]} ({lanes}): check its printed numbers in the inspector"
+                if reshaped else
                 f"Made {made[0]} ({lanes}): set its stops and printed numbers in the inspector"
             )
             return made[0]
         return None
 
     def cancel(self) -> None:
+        self.reshaping = None
         self.picked = []
         self._pressed = self._over = None
         self.document.set_selection(())

@@ -178,3 +178,34 @@ def test_the_select_tool_selects_a_corner_by_its_label_limits_or_a_double_click(
     assert window.document.selection == {"3-24"}
     inspector().fields["corner"].click()
     qtbot.waitUntil(lambda: window.document.selection == {"south"})
+
+
+def test_a_selected_corner_is_reshaped_in_place_by_the_corner_tool(  # type: ignore[no-untyped-def]
+    window, qtbot, tmp_path: Path
+) -> None:
+    # A traced draft's corner that misses part of its bend: select it, press C, click the
+    # spaces to take out or add, Enter. Its stops and name stay; no second corner is made.
+    path = tmp_path / "ring.json"
+    save_track(ring(), path)
+    window.open_path(path)
+    window.view.fit()
+    viewport = window.view.viewport()
+    qtbot.mouseDClick(viewport, LEFT, pos=_space_point(window, "2-9"))
+    assert window.document.selection == {"north"}
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_C)
+    assert sorted(window.document.selection) == NORTH
+    assert window.status_label.text().startswith("Reshaping North: 12 spaces picked")
+    for space_id in ("3-11", "1-12"):
+        qtbot.mouseClick(viewport, LEFT, pos=_space_point(window, space_id))
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    corners = {c.id: c for c in window.document.track.corners}
+    assert sorted(corners) == ["north", "south"]
+    north = corners["north"]
+    assert sorted(north.spaces) == sorted([*(s for s in NORTH if s != "3-11"), "1-12"])
+    assert (north.name, north.stops) == ("North", 1)
+    assert window.status_label.text().startswith("Reshaped north (lane 1: 5, lane 2: 4")
+    window.undo_action.trigger()
+    assert sorted(next(c for c in window.document.track.corners if c.id == "north").spaces) \
+        == NORTH, "one undo step"
