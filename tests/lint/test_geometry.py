@@ -211,3 +211,29 @@ def test_a_pile_too_big_to_check_says_the_check_stopped(monkeypatch: pytest.Monk
     assert len(stopped) == 1 and stopped[0].severity == Severity.ERROR
     [pile] = [d for d in found if "spaces overlap one another" in d.message]
     assert "at least" in pile.message
+
+
+def test_a_gap_just_over_the_limit_reads_as_more_than_the_limit() -> None:
+    # A traced draft's outlines stand apart by about the printed line's width: 4.94 px against
+    # a limit of 4.91 read "5 px apart (more than 5 px)".
+    from shapely import affinity
+
+    from trackformat.graph import build_graphs
+
+    limit = 0.15 * build_graphs(RING).shapes.scale
+    near = Polygon(next(s.polygon for s in RING.spaces if s.id == "1-5"))
+    outline = Polygon(next(s.polygon for s in RING.spaces if s.id == "1-6"))
+    low, high = 0.5, 1.0  # shrink 1-6 about its middle until it stands just over the limit off
+    for _ in range(60):
+        middle = (low + high) / 2
+        gap = near.distance(affinity.scale(outline, middle, middle))
+        low, high = (low, middle) if gap < limit + 0.02 else (middle, high)
+    shrunk = affinity.scale(outline, low, low)
+
+    def shrink(document: dict[str, Any]) -> None:
+        space(document, "1-6")["polygon"] = [list(p) for p in shrunk.exterior.coords[:-1]]
+
+    [found] = [d for d in diagnostics(edit(RING, shrink), "GEOM003")
+               if d.location.elements == ("1-5", "1-6")]
+    apart, limit_text = found.message.split(" px apart (more than ")
+    assert float(apart.rsplit(" ", 1)[1]) > float(limit_text.split(" px")[0])

@@ -255,9 +255,13 @@ def linked_apart(track: Track, graphs: TrackGraphs) -> Iterator[Finding]:
         bridge = shapely.shortest_line(a[k], b[k])
         halfway = shapely.line_interpolate_point(bridge, 0.5, normalized=True)
         middle = shapely.get_coordinates(halfway)[0]
+        # Whole pixels, unless the gap would then read as the limit itself ("5 px apart (more
+        # than 5 px)": a traced draft's 4.93 px against a limit of 4.89).
+        digits = next(d for d in (0, 1, 2, 3) if d == 3 or f"{gaps[k]:.{d}f}" != f"{limit:.{d}f}")
         yield Finding(
-            f"the link from {source_id} to {target_id} joins spaces {gaps[k]:.0f} px apart "
-            f"(more than {limit:.0f} px): a link is a move of one space, between spaces that "
+            f"the link from {source_id} to {target_id} joins spaces {gaps[k]:.{digits}f} px "
+            f"apart (more than {limit:.{digits}f} px): a link is a move of one space, between "
+            "spaces that "
             "touch; check the link's ids, or the two outlines",
             elements=(source_id, target_id),
             pointer=links[k][1],
