@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QFrame, QScrollArea, QUndoView, QWidget
 
+from editor import accept_problem
 from editor.panels.layers import LayersPanel
 from editor.panels.problems import ProblemsPanel
 
@@ -36,6 +37,9 @@ def build(window: MainWindow) -> None:
     right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
     window.problems = ProblemsPanel(window)
     window.problems.activated.connect(window.go_to)
+    # The document at the time of asking: opening a file gives the window another one.
+    window.problems.accept_requested.connect(
+        lambda diagnostic: accept_problem.ask_and_accept(window, window.document, diagnostic))
     window.undo_view = QUndoView(window)
     window.undo_view.setEmptyLabel("Opened")
     window.layers = LayersPanel(window.scene, window)

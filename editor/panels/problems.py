@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtGui import QAction, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QTreeView,
     QVBoxLayout,
     QWidget,
 )
 
+from editor.accept_problem import acceptable
 from trackformat.lint import Diagnostic, Report, Severity
 
 COLUMNS = ("Severity", "Code", "Message", "Where")
@@ -22,9 +24,12 @@ SORT_KEY = Qt.ItemDataRole.UserRole + 2
 
 
 class ProblemsPanel(QWidget):
-    """Lists the problems; activating a row emits :attr:`activated` with its diagnostic."""
+    """Lists the problems; activating a row emits :attr:`activated` with its diagnostic, and
+    *Accept...* (or the row's context menu) :attr:`accept_requested` with a warning's or a
+    note's (see :mod:`editor.accept_problem`)."""
 
     activated = Signal(object)
+    accept_requested = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -57,10 +62,22 @@ class ProblemsPanel(QWidget):
         self.search.setPlaceholderText("Filter by code, message or element")
         self.search.textChanged.connect(self._refilter)
         self.summary = QLabel("not checked yet", self)
+        self.accept_button = QPushButton("Accept...", self)
+        self.accept_button.setToolTip(
+            "Accept the selected warning or note as the board prints it: the track's ignore "
+            "list keeps it, with your reason (an error cannot be accepted)")
+        self.accept_button.setEnabled(False)
+        self.accept_button.clicked.connect(self._accept_current)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.accept_action = QAction("Accept as printed...", self.view)
+        self.accept_action.triggered.connect(self._accept_current)
+        self.view.addAction(self.accept_action)
+        self.view.selectionModel().currentChanged.connect(lambda *_: self._can_accept())
         top = QHBoxLayout()
         top.addWidget(self.severity)
         top.addWidget(self.search, 1)
         top.addWidget(self.summary)
+        top.addWidget(self.accept_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
@@ -91,7 +108,24 @@ class ProblemsPanel(QWidget):
                 item.setData(item.text(), SORT_KEY)
             self.model.appendRow(row)
         self.summary.setText(report.summary())
+        self._can_accept()
         self._refilter()
+
+    def current(self) -> Diagnostic | None:
+        """The diagnostic of the row the user is on, if any."""
+        index = self.view.currentIndex()
+        return index.data(DIAGNOSTIC) if index.isValid() else None
+
+    def _can_accept(self) -> None:
+        diagnostic = self.current()
+        can = diagnostic is not None and acceptable(diagnostic)
+        self.accept_button.setEnabled(can)
+        self.accept_action.setEnabled(can)
+
+    def _accept_current(self) -> None:
+        diagnostic = self.current()
+        if diagnostic is not None and acceptable(diagnostic):
+            self.accept_requested.emit(diagnostic)
 
     def rows(self) -> int:
         return self.proxy.rowCount()
