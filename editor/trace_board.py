@@ -6,7 +6,7 @@ open track as one undoable step (Undo gives the old track back whole), with the 
 it, and the guesses are put in front of the designer:
 
 - the weak spaces (low confidence) are selected, and the status bar names them;
-- the problems panel lists the tracer's own notes (``TRACE001`` to ``TRACE007``: weak runs of
+- the problems panel lists the tracer's own notes (``TRACE001`` to ``TRACE008``: weak runs of
   spaces, corners whose stops were not read, guessed lane changes) beside the validator's, with
   their marks on the board, for as long as the traced step is in the undo history.
 

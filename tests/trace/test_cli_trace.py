@@ -39,7 +39,19 @@ def test_a_rendered_board_traces_back_to_its_track(
     assert draft.pit_lane is not None and len(draft.grid) >= 8
     assert all(report["spaces"][p]["how"] == "guessed" for p in draft.pit_lane.spaces)
     assert {"TRACE006", "TRACE007"} <= {d["code"] for d in report["diagnostics"]}
+    assert "TRACE008" not in {d["code"] for d in report["diagnostics"]}
     assert "TRACE007 a pit lane of" in printed
+
+
+def test_a_wrong_count_of_lanes_is_said(ring_picture: Path, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "d.json")
+    assert main(["trace", str(ring_picture), "--lanes", "2", "-o", out]) == 0
+    assert "the board may have 3 lanes" in capsys.readouterr().out
+    # One too many leaves a lane with hardly anything in it (5 spaces against 40).
+    assert main(["trace", str(ring_picture), "--lanes", "4", "-o", out]) == 0
+    printed = capsys.readouterr().out
+    assert "TRACE008 lane 4 has" in printed and "the board may have 3 lanes" in printed
 
 
 def test_not_a_picture_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ import pytest
 from tests.corpus import corpus_path
 from tests.monaco_board import load_board
 from tests.trace.truth import board_truth, picture_path
+from trackformat.cli import main
 from trackformat.lint import validate
 from trackformat.trace import TraceResult, trace_picture
 from trackformat.trace.score import NEAR, Score, pair_spaces, score_track
@@ -134,3 +136,33 @@ def test_the_lanes_start_at_the_chequered_band_on_monaco() -> None:
              pair_spaces(centres, truth.centres, NEAR * truth.space_length).items()}
     firsts = [board.lanes[lane][0] for lane in (1, 2, 3)]
     assert [pairs.get(key) for key in firsts] == ["1-000", "2-000", "3-000"]
+
+
+def test_the_right_count_of_lanes_draws_no_lane_count_warning(
+        traced: tuple[str, TraceResult, Score]) -> None:
+    name, result, _ = traced
+    assert "TRACE008" not in {d.code for d in result.diagnostics}, name
+
+
+def test_a_real_board_traced_with_a_lane_too_few_says_so() -> None:
+    # Monaco with --lanes 2: its third lane's spaces fell beside the two lanes traced and were
+    # made into a "pit lane" of 140 spaces, with nothing to say the count was wrong.
+    picture = picture_path(corpus_path(), "monaco")
+    if not picture.exists():
+        pytest.skip(f"the corpus has no {picture}")
+    result = trace_picture(picture, 2)
+    [note] = [d for d in result.diagnostics if d.code == "TRACE008"]
+    assert "the board may have 3 lanes" in note.message
+    assert result.diagnostics[0] is note, "said first: the rest of the draft follows from it"
+
+
+def test_a_real_board_traced_with_a_lane_too_many_stops_and_says_why(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Monaco with --lanes 4: the first lane is left with no space at all. The tracer stopped
+    # with "no road found", which sent the user looking for a fault in the picture.
+    picture = picture_path(corpus_path(), "monaco")
+    if not picture.exists():
+        pytest.skip(f"the corpus has no {picture}")
+    assert main(["trace", str(picture), "--lanes", "4", "-o", str(tmp_path / "d.json")]) == 2
+    said = capsys.readouterr().err
+    assert "has 0 spaces" in said and "the board may have 3 lanes" in said

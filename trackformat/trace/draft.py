@@ -285,3 +285,39 @@ def pit_note(pit: PitDraft | None, beside: str | None, track: Track) -> Diagnost
         location=Location(elements=tuple(pit.ids), pointer="/pit_lane",
                           point=(float(x), float(y))),
         rule="trace-pit-lane")
+
+
+LANE_SHARE = 0.5
+"""A lane's worth of spaces, as a share of the usual lane's count: that many spaces beside the
+fitted lanes, or that few in one lane, and the count of lanes asked for is likely wrong.
+Measured on the corpus boards traced with one lane too few, the right count and one too many:
+spaces beside the lanes 0.95, 1.04 and 1.17 of a lane's count with one too few, at most 0.23
+with the right count (a partial lane or the pit lane's spaces); the emptiest lane 0.00 to 0.31
+of the usual with one too many, at least 0.90 with the right count."""
+
+
+def lane_count_note(per_lane: Sequence[int], beside: int) -> Diagnostic | None:
+    """A warning when the spaces found say the board has another number of lanes than asked:
+    about a lane's worth of spaces lying beside the fitted lanes (one lane more), or one lane
+    with hardly any (one lane fewer); None when the count fits. A wrong count gives a draft
+    whose lanes, and the pit lane made of what lies beside them, are nonsense."""
+    count = len(per_lane)
+    usual = float(np.median(per_lane)) if per_lane else 0.0
+    if usual <= 0:
+        return None
+    if beside >= LANE_SHARE * usual:
+        return Diagnostic(
+            code="TRACE008", severity=Severity.WARNING,
+            message=f"{beside} spaces lie beside the {count} lanes traced, about a lane's "
+                    f"worth (a lane has {usual:.0f} here): the board may have {count + 1} "
+                    f"lanes; if so, trace it again with {count + 1} lanes",
+            rule="trace-lane-count")
+    emptiest = min(range(count), key=lambda k: per_lane[k])
+    if count > 1 and per_lane[emptiest] < LANE_SHARE * usual:
+        return Diagnostic(
+            code="TRACE008", severity=Severity.WARNING,
+            message=f"lane {emptiest + 1} has {per_lane[emptiest]} spaces against about "
+                    f"{usual:.0f} in the others: the board may have {count - 1} lanes; if so, "
+                    f"trace it again with {count - 1} lanes",
+            rule="trace-lane-count")
+    return None

@@ -107,12 +107,18 @@ def trace_image(image: Image, lanes_count: int, *, space_length: float | None = 
     band = find_finish(found.lightness, fit, found.space_length)
     origin = band.s if band is not None else 0.0
     by_lane: list[list[rows.TracedSpace]] = [[] for _ in range(lanes_count)]
+    off_lanes = 0
     for p in found.placed:
         lane = fit.lane_of(p)
-        if lane is not None:
+        if lane is None:
+            off_lanes += 1
+        else:
             by_lane[lane].append(rows.blob_space(p, lane, fit, found.palette.space_area))
+    lane_count = draft.lane_count_note([len(row) for row in by_lane], off_lanes)
     lane_rows = [rows.lane_row(row, frame, fit, origin) for row in by_lane]
     if not all(lane_rows):
+        if lane_count is not None and any(lane_rows):  # the others have spaces: too many lanes
+            raise TraceError(lane_count.message)
         raise TraceError("no road found: some lane has no spaces at all")
     clock.lap("rows")
 
@@ -151,7 +157,8 @@ def trace_image(image: Image, lanes_count: int, *, space_length: float | None = 
                                                              strict=True))
         how.update((i, t.how) for t, i in zip(pit_lane.spaces, pit_lane.ids, strict=True))
         beside = track.lanes[pit_lane.spaces[0].lane].id
-    diagnostics = draft.space_diagnostics(track, confidence, how) + corner_notes
+    diagnostics = [lane_count] if lane_count is not None else []
+    diagnostics += draft.space_diagnostics(track, confidence, how) + corner_notes
     if guessed:
         diagnostics.append(Diagnostic(
             code="TRACE005", severity=Severity.WARNING,
