@@ -45,7 +45,7 @@ class Floor:
 
 
 FLOORS = {
-    "monaco": Floor(found=0.97, false=6, lanes=0.98, moves=0.95, extra=0.06, corners=10),
+    "monaco": Floor(found=0.97, false=2, lanes=0.98, moves=0.95, extra=0.06, corners=10),
     "valencia": Floor(found=0.9, false=40, lanes=0.95, moves=0.84, extra=0.17, corners=6),
     "curitiba": Floor(found=0.94, false=25, lanes=0.94, moves=0.88, extra=0.11, corners=5),
 }
@@ -108,7 +108,7 @@ def test_the_pit_lane_and_the_grid_are_found(traced: tuple[str, TraceResult, Sco
 
 def test_the_draft_is_a_track_the_validator_reads(traced: tuple[str, TraceResult, Score]
                                                   ) -> None:
-    _, result, _ = traced
+    name, result, _ = traced
     track = result.track
     assert [lane.id for lane in track.lanes] == ["1", "2", "3"]
     assert track.finish_line is not None
@@ -117,6 +117,11 @@ def test_the_draft_is_a_track_the_validator_reads(traced: tuple[str, TraceResult
     assert all(0.0 <= value <= 1.0 for value in result.confidence.values())
     report = validate(track)
     assert not any(d.code.startswith(("REF", "SCHEMA")) for d in report.diagnostics)
+    # On Monaco no space overlaps another: a guess laid over the apex of a hairpin was two
+    # overlaps for the designer to delete. (The small GP Online pictures still have some,
+    # docs/trace.md says why.)
+    if name == "monaco":
+        assert "GEOM002" not in report.codes(), report.diagnostics
     # The grid lies behind the line, pole first; the pit lane leaves before it, rejoins after.
     assert not any(d.code in ("GRID001", "GRID002", "GRID003", "GRID004", "PIT002", "PIT003",
                               "PIT004") for d in report.diagnostics), report.diagnostics

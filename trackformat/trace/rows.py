@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
+from shapely import make_valid
 from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
 
 from trackformat.trace.arrows import Arrow, read_arrow
 from trackformat.trace.frame import Points, RoadFrame
@@ -27,6 +29,9 @@ TOO_LONG = 1.6
 """A blob longer than this many of its lane's spaces holds several."""
 GAP = 1.5
 """Centres further apart than this many space lengths have a space missing between them."""
+COVERED = 0.5
+"""A space guessed into a gap is left out when the spaces either side cover more than this
+share of it (the two slivers at Monaco's Loews hairpin: 74% and 90%)."""
 
 PRINTED, JOINED, SPLIT, GUESSED = "printed", "joined", "split", "guessed"
 """How a space was found: one blob, fragments joined, part of a long blob, or a gap filled."""
@@ -195,10 +200,32 @@ def _filled(row: list[TracedSpace], frame: RoadFrame, fit: LaneFit) -> list[Trac
         missing = round(free / lengths[k])
         if steps[k] > GAP * typical[k] and free > 0.6 * lengths[k] and missing >= 1:
             length = free / missing
+            around = (_valid(space.outline), _valid(ahead.outline))
             for j in range(missing):
-                out.append(guessed_space(space.lane, start + (j + 0.5) * length, length,
-                                         frame, fit))
+                guess = guessed_space(space.lane, start + (j + 0.5) * length, length, frame,
+                                      fit)
+                if not _covered(guess, around):
+                    out.append(guess)
     return out
+
+
+def _covered(guess: TracedSpace, around: Sequence[Polygon]) -> bool:
+    """Whether the spaces either side already cover much of ``guess`` (more than
+    :data:`COVERED` of it): the gap along the lap is not free road there. At the apex of a
+    hairpin the inside lane's space wraps round the bend, and its middle lies far from its
+    neighbours' along the lap; the guesses filled into that seeming gap were thin slivers
+    laid over it, each an overlap for the designer to delete."""
+    shape = _valid(guess.outline)
+    if shape.area <= 0:
+        return True
+    covered = sum(shape.intersection(other).area for other in around)
+    return bool(covered > COVERED * shape.area)
+
+
+def _valid(outline: Points) -> BaseGeometry:
+    """The area inside ``outline``, mended where it crosses itself (a band guessed round a
+    tight bend, a blob's traced edge)."""
+    return make_valid(Polygon(outline))
 
 
 def guessed_space(lane: int, s: float, length: float, frame: RoadFrame,
