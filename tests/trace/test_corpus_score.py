@@ -42,12 +42,16 @@ class Floor:
     """Most pit spaces of the draft that are none of the board's."""
     grid: int = 9
     """Least grid slots read in their place (of the board's ten)."""
+    overlaps: int = 0
+    """Most groups of overlapping spaces (GEOM002) in the draft."""
 
 
 FLOORS = {
     "monaco": Floor(found=0.97, false=2, lanes=0.98, moves=0.95, extra=0.06, corners=10),
-    "valencia": Floor(found=0.9, false=40, lanes=0.95, moves=0.84, extra=0.17, corners=6),
-    "curitiba": Floor(found=0.94, false=25, lanes=0.94, moves=0.88, extra=0.11, corners=5),
+    "valencia": Floor(found=0.9, false=40, lanes=0.95, moves=0.84, extra=0.17, corners=6,
+                      overlaps=4),
+    "curitiba": Floor(found=0.94, false=25, lanes=0.94, moves=0.88, extra=0.11, corners=5,
+                      overlaps=2),
 }
 
 
@@ -117,11 +121,11 @@ def test_the_draft_is_a_track_the_validator_reads(traced: tuple[str, TraceResult
     assert all(0.0 <= value <= 1.0 for value in result.confidence.values())
     report = validate(track)
     assert not any(d.code.startswith(("REF", "SCHEMA")) for d in report.diagnostics)
-    # On Monaco no space overlaps another: a guess laid over the apex of a hairpin was two
-    # overlaps for the designer to delete. (The small GP Online pictures still have some,
-    # docs/trace.md says why.)
-    if name == "monaco":
-        assert "GEOM002" not in report.codes(), report.diagnostics
+    # Hardly a space overlaps another: each overlap is an outline for the designer to mend (a
+    # guess laid over the apex of a hairpin made two on Monaco; outlines grown across the lanes
+    # in the bends of the small GP Online pictures, 31 on Valencia and 13 on Curitiba).
+    overlaps = [d for d in report.diagnostics if d.code == "GEOM002"]
+    assert len(overlaps) <= FLOORS[name].overlaps, overlaps
     # The grid lies behind the line, pole first; the pit lane leaves before it, rejoins after.
     assert not any(d.code in ("GRID001", "GRID002", "GRID003", "GRID004", "PIT002", "PIT003",
                               "PIT004") for d in report.diagnostics), report.diagnostics

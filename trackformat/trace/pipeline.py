@@ -124,8 +124,11 @@ def trace_image(image: Image, lanes_count: int, *, space_length: float | None = 
 
     report(0.85, "linking the spaces")
     lane_ids = [str(k + 1) for k in range(lanes_count)]
-    outlines = [[draft.published_outline(t, found.line_width) for t in row]
-                for row in lane_rows]
+    # The spaces as the draft gives them (their middles inside their outlines once kept
+    # apart); the corners, the pit lane and the grid are found from the spaces as traced.
+    drawn_rows, outlines = draft.kept_apart(
+        lane_rows, [[draft.published_outline(t, found.line_width) for t in row]
+                    for row in lane_rows])
     ids = draft.space_ids(lane_rows, lane_ids)
     links = geometry_links(space_shapes(lane_rows, outlines, lane_ids), ids, lap=frame.length,
                            lane_width=fit.width)
@@ -142,7 +145,7 @@ def trace_image(image: Image, lanes_count: int, *, space_length: float | None = 
     slots, read = (_grid(found, lane_rows, outlines, ids, lane_ids, origin) if band is not None
                    else ([], False))
     track = draft.draft_track(name=name, image=image_name,
-                              size=(int(image.shape[1]), int(image.shape[0])), rows=lane_rows,
+                              size=(int(image.shape[1]), int(image.shape[0])), rows=drawn_rows,
                               outlines=outlines, ids=ids, frame=frame, links=links,
                               corners=corners, finish=band is not None, pit=pit_lane,
                               grid=slots)
