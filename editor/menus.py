@@ -22,7 +22,7 @@ from editor import (
     session,
     trace_board,
 )
-from editor.tools import pit_tool
+from editor.tools import corner_tool, pit_tool
 from editor.tools.registry import tool_classes
 
 if TYPE_CHECKING:
@@ -145,8 +145,26 @@ def build(window: MainWindow) -> None:
         "them back"
     )
 
+    _action(
+        window,
+        track,
+        corner_tool.RESHAPE_ENTRY,
+        lambda: corner_tool.reshape_selected(window.document, lambda: _corner_tool(window),
+                                             window.show_status),
+        corner_tool.RESHAPE_KEYS,
+    ).setStatusTip("Pick the selected corner's spaces in the Corner tool: click spaces out or "
+                   "in, Enter reshapes it, its stops and printed numbers kept")
+
     helps = bar.addMenu("&Help")
     _action(window, helps, "Keyboard shortcuts", lambda: help_menu.show_shortcuts(window), "F1")
+
+
+def _corner_tool(window: MainWindow) -> corner_tool.CornerTool:
+    """The Corner tool, chosen."""
+    window.choose_tool(corner_tool.CornerTool.name)
+    tool = window.tools[corner_tool.CornerTool.name]
+    assert isinstance(tool, corner_tool.CornerTool)
+    return tool
 
 
 def _print_board(window: MainWindow) -> None:

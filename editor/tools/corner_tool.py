@@ -22,12 +22,13 @@ without Qt.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 
 from editor import layout
+from editor.document import TrackDocument
 from editor.edits import EditError
 from editor.scene.labels import spaces_by_lane
 from editor.tools.base import Tool, ToolContext
@@ -145,8 +146,8 @@ class CornerTool(Tool):
         "Drag along a lane from the corner's entry to its exit to pick that stretch, or across "
         "lanes to pick the bend level with both ends; Shift-click a lane's exit to take its "
         "stretch from its entry; click a space to pick it or take it out; Enter (or a "
-        "double-click) makes the corner, Esc starts again. With a corner selected, C picks its "
-        "spaces to reshape it"
+        "double-click) makes the corner, Esc starts again. Shift+C reshapes the selected "
+        "corner"
     )
     cursor = Qt.CursorShape.PointingHandCursor
 
@@ -159,17 +160,13 @@ class CornerTool(Tool):
         """The space under the pointer during a drag."""
         self._graphs: TrackGraphs | None = None
         self.reshaping: str | None = None
-        """The corner whose spaces are picked, to be reshaped by Enter (the tool was chosen
-        with that corner selected): a traced draft's corner that misses part of its bend is
+        """The corner whose spaces are picked, to be reshaped by Enter (see
+        :func:`reshape_selected`): a traced draft's corner that misses part of its bend is
         mended in place, its stops and printed numbers kept."""
 
-    def activate(self) -> None:
-        super().activate()
-        track, selection = self.document.track, set(self.document.selection)
-        corners = [c for c in track.corners if c.id in selection]
-        if len(corners) != 1 or any(s.id in selection for s in track.spaces):
-            return
-        corner = corners[0]
+    def reshape(self, corner_id: str) -> None:
+        """Pick the spaces of the corner ``corner_id``, for Enter to reshape it."""
+        corner = next(c for c in self.document.track.corners if c.id == corner_id)
         self.reshaping = corner.id
         self.picked = list(corner.spaces)
         self._show(self.picked, lead=f"Reshaping {corner.name or corner.id}: ")
@@ -292,3 +289,24 @@ class CornerTool(Tool):
         self._pressed = self._over = None
         self.document.set_selection(())
         self.context.status(self.hint)
+
+
+RESHAPE_ENTRY = "Reshape selected corner"
+RESHAPE_KEYS = "Shift+C"
+"""Its own key, not C: a designer who selects a corner to type its stops and then presses C
+to make the next one must not find the last one's spaces picked."""
+
+
+def reshape_selected(document: TrackDocument, corner_tool: Callable[[], CornerTool],
+                     status: Callable[[str], None]) -> bool:
+    """Choose the Corner tool (``corner_tool``) with the selected corner's spaces picked, to
+    take spaces out or add them and Enter; say what to select first when the selection is
+    not one corner."""
+    selection = set(document.selection)
+    corners = [c for c in document.track.corners if c.id in selection]
+    if len(corners) != 1:
+        status("Select one corner first (click its label, or double-click inside it); then "
+               f"{RESHAPE_KEYS} picks its spaces to reshape it")
+        return False
+    corner_tool().reshape(corners[0].id)
+    return True

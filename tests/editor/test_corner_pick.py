@@ -183,8 +183,8 @@ def test_the_select_tool_selects_a_corner_by_its_label_limits_or_a_double_click(
 def test_a_selected_corner_is_reshaped_in_place_by_the_corner_tool(  # type: ignore[no-untyped-def]
     window, qtbot, tmp_path: Path
 ) -> None:
-    # A traced draft's corner that misses part of its bend: select it, press C, click the
-    # spaces to take out or add, Enter. Its stops and name stay; no second corner is made.
+    # A traced draft's corner that misses part of its bend: select it, press Shift+C, click
+    # the spaces to take out or add, Enter. Its stops and name stay; no second corner is made.
     path = tmp_path / "ring.json"
     save_track(ring(), path)
     window.open_path(path)
@@ -193,7 +193,7 @@ def test_a_selected_corner_is_reshaped_in_place_by_the_corner_tool(  # type: ign
     qtbot.mouseDClick(viewport, LEFT, pos=_space_point(window, "2-9"))
     assert window.document.selection == {"north"}
     window.view.setFocus()
-    qtbot.keyClick(window.view, Qt.Key.Key_C)
+    qtbot.keyClick(window.view, Qt.Key.Key_C, Qt.KeyboardModifier.ShiftModifier)
     assert sorted(window.document.selection) == NORTH
     assert window.status_label.text().startswith("Reshaping North: 12 spaces picked")
     for space_id in ("3-11", "1-12"):
@@ -209,3 +209,36 @@ def test_a_selected_corner_is_reshaped_in_place_by_the_corner_tool(  # type: ign
     window.undo_action.trigger()
     assert sorted(next(c for c in window.document.track.corners if c.id == "north").spaces) \
         == NORTH, "one undo step"
+
+
+def test_c_with_a_corner_selected_makes_a_new_corner_and_leaves_the_selected_one_be(  # type: ignore[no-untyped-def]
+    window, qtbot, tmp_path: Path
+) -> None:
+    # Selected to type its stops, then C for the next corner: the next drag must make a new
+    # corner, not add its spaces to the one selected.
+    path = tmp_path / "ring.json"
+    save_track(ring(), path)
+    window.open_path(path)
+    window.view.fit()
+    viewport = window.view.viewport()
+    qtbot.mouseDClick(viewport, LEFT, pos=_space_point(window, "2-9"))
+    assert window.document.selection == {"north"}
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_C)
+    assert not window.status_label.text().startswith("Reshaping")
+    qtbot.mouseClick(viewport, LEFT, pos=_space_point(window, "1-14"))
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    corners = {c.id: c for c in window.document.track.corners}
+    assert sorted(corners["north"].spaces) == NORTH
+    assert len(corners) == 3
+
+
+def test_shift_c_with_no_corner_selected_says_what_to_select(window, qtbot, tmp_path: Path  # type: ignore[no-untyped-def]
+                                                             ) -> None:
+    path = tmp_path / "ring.json"
+    save_track(ring(), path)
+    window.open_path(path)
+    window.view.setFocus()
+    qtbot.keyClick(window.view, Qt.Key.Key_C, Qt.KeyboardModifier.ShiftModifier)
+    assert window.status_label.text().startswith("Select one corner first")
