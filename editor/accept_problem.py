@@ -44,9 +44,8 @@ def accept(document: TrackDocument, diagnostic: Diagnostic, reason: str) -> bool
 
 
 def ask_and_accept(parent: QWidget, document: TrackDocument, diagnostic: Diagnostic) -> bool:
-    """Ask why ``diagnostic`` is right as it is, then accept it; False if the user cancels."""
-    if not acceptable(diagnostic):
-        return False
+    """Ask why ``diagnostic`` is right as it is, then accept it; False if the user cancels
+    (the panel offers errors no *Accept*, and :func:`accept` refuses them anyway)."""
     where = ", ".join(diagnostic.location.elements[:4]) or "the whole track"
     reason, given = QInputDialog.getText(
         parent, f"Accept {diagnostic.code}",

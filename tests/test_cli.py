@@ -14,6 +14,7 @@ import pytest
 
 from tests.factories import edit, ring
 from trackformat import cli
+from trackformat.cli import info as info_command
 from trackformat.io import save_track
 from trackformat.lint import all_rules
 from trackformat.model import Track
@@ -280,7 +281,7 @@ def test_a_bug_is_reported_without_a_traceback(
     def broken_info(*args: object) -> dict[str, Any]:
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(cli, "track_info", broken_info)
+    monkeypatch.setattr(info_command, "track_info", broken_info)
     monkeypatch.delenv("TRACKFORMAT_DEBUG", raising=False)
     path = write(ring(), tmp_path, "ring.json")
     code, _, err = run(capsys, "info", path)

@@ -180,11 +180,9 @@ def test_the_select_tool_selects_a_corner_by_its_label_limits_or_a_double_click(
     qtbot.waitUntil(lambda: window.document.selection == {"south"})
 
 
-def test_a_selected_corner_is_reshaped_in_place_by_the_corner_tool(  # type: ignore[no-untyped-def]
-    window, qtbot, tmp_path: Path
-) -> None:
-    # A traced draft's corner that misses part of its bend: select it, press Shift+C, click
-    # the spaces to take out or add, Enter. Its stops and name stay; no second corner is made.
+def _select_north(window, qtbot, tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Open the ring, select its north corner by a double-click inside it, and give the view
+    the keys; the view's viewport, for the clicks after."""
     path = tmp_path / "ring.json"
     save_track(ring(), path)
     window.open_path(path)
@@ -193,6 +191,15 @@ def test_a_selected_corner_is_reshaped_in_place_by_the_corner_tool(  # type: ign
     qtbot.mouseDClick(viewport, LEFT, pos=_space_point(window, "2-9"))
     assert window.document.selection == {"north"}
     window.view.setFocus()
+    return viewport
+
+
+def test_a_selected_corner_is_reshaped_in_place_by_the_corner_tool(  # type: ignore[no-untyped-def]
+    window, qtbot, tmp_path: Path
+) -> None:
+    # A traced draft's corner that misses part of its bend: select it, press Shift+C, click
+    # the spaces to take out or add, Enter. Its stops and name stay; no second corner is made.
+    viewport = _select_north(window, qtbot, tmp_path)
     qtbot.keyClick(window.view, Qt.Key.Key_C, Qt.KeyboardModifier.ShiftModifier)
     assert sorted(window.document.selection) == NORTH
     assert window.status_label.text().startswith("Reshaping North: 12 spaces picked")
@@ -216,14 +223,7 @@ def test_c_with_a_corner_selected_makes_a_new_corner_and_leaves_the_selected_one
 ) -> None:
     # Selected to type its stops, then C for the next corner: the next drag must make a new
     # corner, not add its spaces to the one selected.
-    path = tmp_path / "ring.json"
-    save_track(ring(), path)
-    window.open_path(path)
-    window.view.fit()
-    viewport = window.view.viewport()
-    qtbot.mouseDClick(viewport, LEFT, pos=_space_point(window, "2-9"))
-    assert window.document.selection == {"north"}
-    window.view.setFocus()
+    viewport = _select_north(window, qtbot, tmp_path)
     qtbot.keyClick(window.view, Qt.Key.Key_C)
     assert not window.status_label.text().startswith("Reshaping")
     qtbot.mouseClick(viewport, LEFT, pos=_space_point(window, "1-14"))

@@ -361,6 +361,20 @@ def lane_count_note(per_lane: Sequence[int], beside: int) -> Diagnostic | None:
     usual = float(np.median(per_lane)) if per_lane else 0.0
     if usual <= 0:
         return None
+    emptiest = min(range(count), key=lambda k: per_lane[k])
+    if beside >= LANE_SHARE * usual:
+        found, likely = (f"{beside} spaces lie beside the {count} lanes traced, about a lane's "
+                         f"worth (a lane has {usual:.0f} here)"), count + 1
+    elif count > 1 and per_lane[emptiest] < LANE_SHARE * usual:
+        found, likely = (f"lane {emptiest + 1} has {per_lane[emptiest]} spaces against about "
+                         f"{usual:.0f} in the others"), count - 1
+    else:
+        return None
+    return Diagnostic(
+        code="TRACE008", severity=Severity.WARNING,
+        message=f"{found}: the board may have {likely} lanes; if so, trace it again with "
+                f"{likely} lanes",
+        rule="trace-lane-count")
     if beside >= LANE_SHARE * usual:
         return Diagnostic(
             code="TRACE008", severity=Severity.WARNING,
