@@ -87,6 +87,16 @@ class DiskStamp:
         return now is None or now.digest != self.digest
 
 
+@dataclass(frozen=True)
+class FileState:
+    """The file a document is attached to: its path (None: never saved), the file as the
+    document last read or wrote it, and whether the track exists only in memory."""
+
+    path: Path | None
+    on_disk: DiskStamp | None
+    unsaved: bool
+
+
 class TrackCommand(QUndoCommand):
     """Replace the track by ``after``; undo puts ``before`` back."""
 
@@ -113,6 +123,27 @@ class TrackCommand(QUndoCommand):
             return False
         self.after = other.after
         return True
+
+
+class NewTrackCommand(TrackCommand):
+    """Put a wholly new track (a trace's draft) in place of the old one and forget the file,
+    so that Save asks where: the new track never goes over the old one's file. Undone, the old
+    track comes back with its file, as it was (saved or not), unless the new one has been saved
+    somewhere since: then the file is the one last saved, as after any undo."""
+
+    def __init__(self, document: TrackDocument, text: str, before: Track, after: Track) -> None:
+        super().__init__(document, text, before, after, None)
+        self.file = document.file_state()
+
+    def redo(self) -> None:
+        self.document._replace(self.after)
+        if self.document.path == self.file.path:  # not saved elsewhere since
+            self.document.detach()
+
+    def undo(self) -> None:
+        if self.document.path is None:  # still the unsaved new track: its file back first,
+            self.document.attach(self.file)  # so that the old picture is found from it
+        self.document._replace(self.before)
 
 
 class TrackDocument(QObject):
@@ -158,12 +189,15 @@ class TrackDocument(QObject):
         return self._track
 
     def edit(
-        self, text: str, change: Callable[[Track], Track], merge_key: str | None = None
+        self, text: str, change: Callable[[Track], Track], merge_key: str | None = None,
+        *, new_track: bool = False
     ) -> bool:
         """Apply ``change`` as one undoable step named ``text``; False if refused or if it changes
         nothing (no step is recorded then, so the file stays unmodified).
 
         Commands pushed with the same ``merge_key`` one after another become one step (a drag).
+        ``new_track``: the change makes a wholly new track, which the step detaches from the
+        file until undone (:class:`NewTrackCommand`).
         """
         try:
             # Whatever made the change (a tool, a paste, a join), a move is listed once.
@@ -173,7 +207,10 @@ class TrackDocument(QObject):
             return False
         if new is self._track or new == self._track:
             return False  # an edit that changes nothing is no step and leaves the file clean
-        self.undo_stack.push(TrackCommand(self, text, self._track, new, merge_key))
+        if new_track:
+            self.undo_stack.push(NewTrackCommand(self, text, self._track, new))
+        else:
+            self.undo_stack.push(TrackCommand(self, text, self._track, new, merge_key))
         return True
 
     def _replace(self, track: Track) -> None:
@@ -261,6 +298,15 @@ class TrackDocument(QObject):
         self._path = None
         self._on_disk = None
         self._unsaved = True
+        self.fileStateChanged.emit()
+
+    def file_state(self) -> FileState:
+        """The file the document is attached to, as :meth:`attach` puts it back."""
+        return FileState(self._path, self._on_disk, self._unsaved)
+
+    def attach(self, state: FileState) -> None:
+        """Attach the document to the file of ``state`` again (undoing :meth:`detach`)."""
+        self._path, self._on_disk, self._unsaved = state.path, state.on_disk, state.unsaved
         self.fileStateChanged.emit()
 
     def changed_on_disk(self) -> bool:

@@ -310,11 +310,13 @@ class TraceRun(QObject):
         if result.track == document.track:
             self._end(TRACED, f"Traced {picture.name}: the draft is the open track already")
             return
-        if not document.edit(f"Trace {picture.name}", lambda _track: result.track):
+        kept_file = document.path
+        # A new track: Save asks where, so the draft never overwrites the old track's file
+        # (Undo brings the file back with the old track).
+        if not document.edit(f"Trace {picture.name}", lambda _track: result.track,
+                             new_track=True):
             self._failed(f"{picture}: the draft could not replace the open track")
             return
-        kept_file = document.path
-        document.detach()  # Save asks where: the draft never overwrites the old track's file
         stack = document.undo_stack
         TraceNotes(parts, stack.command(stack.index() - 1), tuple(result.diagnostics))
         weak = result.weak_spaces()

@@ -145,16 +145,35 @@ def test_a_traced_picture_is_drawn_as_one_undoable_step_with_its_guesses_shown(
              if window.problems.diagnostic_at(row).code == "TRACE001"}
     assert set(selected) <= noted
 
-    window.undo_action.trigger()  # one step back: the previous track, whole
+    window.undo_action.trigger()  # one step back: the previous track, whole, with its file
     assert window.document.track == before
+    assert window.document.path == small_track.resolve()
+    assert window.windowTitle().startswith(f"{small_track.name} - ")  # saved: no star
     assert _visible_spaces(window) == len(before.spaces) == 33  # with the pit lane and boxes
     assert window.scene.scan_item is None
     _settled(window, qtbot)
     assert not any(code.startswith("TRACE") for code in _problem_codes(window))
     window.redo_action.trigger()
     assert window.document.track == track
+    assert window.document.path is None and "*untitled" in window.windowTitle()
     _settled(window, qtbot)
     assert "TRACE001" in _problem_codes(window)
+
+
+def test_undoing_a_trace_saved_elsewhere_keeps_the_new_file(
+        window, qtbot, small_track: Path, ring_picture: Path, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    old_text = small_track.read_bytes()
+    _menu_trace(window, str(ring_picture))
+    qtbot.waitUntil(lambda: window.status_label.text().startswith("Traced ring-board.png"),
+                    timeout=TRACE_SECONDS * 1000)
+    draft_file = tmp_path / "draft.json"
+    assert window.save_as(draft_file)
+    window.undo_action.trigger()  # the old track, in the file last saved: as after any undo
+    assert window.document.path == draft_file.resolve()
+    assert window.document.modified
+    window.redo_action.trigger()
+    assert window.document.path == draft_file.resolve() and not window.document.modified
+    assert small_track.read_bytes() == old_text  # the old track's file was never written
 
 
 def _message_after_trace(window, qtbot, picture: Path) -> str:  # type: ignore[no-untyped-def]
