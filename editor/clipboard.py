@@ -9,7 +9,7 @@ its ends are.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -19,7 +19,10 @@ from editor import edits
 from trackformat.model import Link, Space, Track
 
 if TYPE_CHECKING:
-    from editor.mainwindow import MainWindow
+    from editor.document import TrackDocument
+
+Say = Callable[[str], None]
+"""Where a command tells the designer what it did (the status bar)."""
 
 STEP = 20.0
 """How far (board pixels) a duplicate lands from its original, right and down."""
@@ -70,58 +73,57 @@ def pasted(track: Track, document: dict[str, Any], dx: float, dy: float) -> tupl
     return edits.add_spaces(track, moved, relinked), [renamed[s.id] for s in spaces]
 
 
-def _selected_spaces(window: MainWindow) -> list[str]:
-    spaces = {s.id for s in window.document.track.spaces}
-    return [i for i in window.document.selection if i in spaces]
+def _selected_spaces(document: TrackDocument) -> list[str]:
+    spaces = {s.id for s in document.track.spaces}
+    return [i for i in document.selection if i in spaces]
 
 
-def copy(window: MainWindow) -> bool:
+def copy(document: TrackDocument, say: Say) -> bool:
     """Put the selected spaces on the clipboard; False (and a message) when none is selected."""
-    ids = _selected_spaces(window)
+    ids = _selected_spaces(document)
     if not ids:
-        window.show_status("Select the spaces to copy first")
+        say("Select the spaces to copy first")
         return False
     # Plain text, not a QMimeData of our own: the clipboard would own a Python-made QMimeData
     # and delete it behind Python's back at exit, which crashes the interpreter.
-    QGuiApplication.clipboard().setText(json.dumps(copied(window.document.track, ids)))
-    window.show_status(f"Copied {len(ids)} space{'s' if len(ids) != 1 else ''}")
+    QGuiApplication.clipboard().setText(json.dumps(copied(document.track, ids)))
+    say(f"Copied {len(ids)} space{'s' if len(ids) != 1 else ''}")
     return True
 
 
-def _paste_document(document: dict[str, Any], window: MainWindow, dx: float, dy: float) -> bool:
+def _paste_document(copies: dict[str, Any], document: TrackDocument, say: Say) -> bool:
     made: list[str] = []
 
     def add(track: Track) -> Track:
-        new, ids = pasted(track, document, dx, dy)
+        new, ids = pasted(track, copies, STEP, STEP)
         made.extend(ids)
         return new
 
-    count = len(document.get("spaces", [])) if isinstance(document, dict) else 0
-    if window.document.edit(f"Paste {count} space{'s' if count != 1 else ''}", add):
-        window.document.set_selection(made)
-        window.show_status(f"Pasted {', '.join(made[:4])}{' ...' if len(made) > 4 else ''}")
+    count = len(copies.get("spaces", [])) if isinstance(copies, dict) else 0
+    if document.edit(f"Paste {count} space{'s' if count != 1 else ''}", add):
+        document.set_selection(made)
+        say(f"Pasted {', '.join(made[:4])}{' ...' if len(made) > 4 else ''}")
         return True
     return False
 
 
-def paste(window: MainWindow) -> bool:
+def paste(document: TrackDocument, say: Say) -> bool:
     """Add the clipboard's spaces, a step right and down of where they were copied from."""
     raw = QGuiApplication.clipboard().text()
     try:
-        document = json.loads(raw) if raw else {}
+        copies = json.loads(raw) if raw else {}
     except ValueError:
-        document = {}
-    if not isinstance(document, dict) or not document.get("spaces"):
-        window.show_status("The clipboard holds no spaces to paste: copy some first (Ctrl+C)")
+        copies = {}
+    if not isinstance(copies, dict) or not copies.get("spaces"):
+        say("The clipboard holds no spaces to paste: copy some first (Ctrl+C)")
         return False
-    return _paste_document(document, window, STEP, STEP)
+    return _paste_document(copies, document, say)
 
 
-def duplicate(window: MainWindow) -> bool:
+def duplicate(document: TrackDocument, say: Say) -> bool:
     """Copy the selected spaces and paste them at once, a step right and down."""
-    ids = _selected_spaces(window)
+    ids = _selected_spaces(document)
     if not ids:
-        window.show_status("Select the spaces to duplicate first")
+        say("Select the spaces to duplicate first")
         return False
-    return _paste_document(copied(window.document.track, ids), window, STEP, STEP)
-
+    return _paste_document(copied(document.track, ids), document, say)

@@ -84,9 +84,12 @@ def build(window: MainWindow) -> None:
         window, edit, "Redo", lambda: window.document.undo_stack.redo(), keys.Redo
     )
     edit.addSeparator()
-    _action(window, edit, "Copy", lambda: clipboard.copy(window), keys.Copy)
-    _action(window, edit, "Paste", lambda: clipboard.paste(window), keys.Paste)
-    _action(window, edit, "Duplicate", lambda: clipboard.duplicate(window), "Ctrl+D")
+    _action(window, edit, "Copy", lambda: clipboard.copy(window.document, window.show_status),
+            keys.Copy)
+    _action(window, edit, "Paste",
+            lambda: clipboard.paste(window.document, window.show_status), keys.Paste)
+    _action(window, edit, "Duplicate",
+            lambda: clipboard.duplicate(window.document, window.show_status), "Ctrl+D")
     edit.addSeparator()
     _action(
         window,

@@ -296,8 +296,8 @@ from editor.mainwindow import MainWindow
 window = MainWindow(QSettings(sys.argv[2], QSettings.Format.IniFormat), ask=False)
 window.open_path(Path(sys.argv[1]))
 window.document.set_selection({"1-5", "1-6"})
-assert clipboard.copy(window)
-assert clipboard.paste(window)
+assert clipboard.copy(window.document, window.show_status)
+assert clipboard.paste(window.document, window.show_status)
 window.close()
 app.quit()
 """
