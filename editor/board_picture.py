@@ -149,6 +149,6 @@ def relink(window: MainWindow, image: Path) -> bool:
 
 def choose_picture(window: MainWindow) -> Path | None:
     name, _ = QFileDialog.getOpenFileName(
-        window, "Board picture", session.last_folder(window), PICTURE_FILTER
+        window, "Board picture", session.last_folder(window.settings), PICTURE_FILTER
     )
     return Path(name) if name else None

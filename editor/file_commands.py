@@ -84,7 +84,7 @@ def import_gponline(window: MainWindow, source: Path | None = None) -> bool:
 
     if source is None:
         name, _ = QFileDialog.getOpenFileName(
-            window, "Import a GP Online track", session.last_folder(window), DAT_FILTER
+            window, "Import a GP Online track", session.last_folder(window.settings), DAT_FILTER
         )
         if not name:
             return False
@@ -112,7 +112,7 @@ def import_gponline(window: MainWindow, source: Path | None = None) -> bool:
             update={"board": track.board.model_copy(update={"image": picture.as_posix()})}
         )
     window.set_document(TrackDocument(track, None, window, unsaved=True))
-    session.remember_folder(window, source)
+    session.remember_folder(window.settings, source)
     _warnings(
         window,
         f"Imported {source.name}: {len(track.spaces)} spaces, {len(track.corners)} corners "
@@ -129,7 +129,8 @@ def export_gponline(window: MainWindow, out: Path | None = None) -> bool:
     from trackformat.interop.gponline import GPOnlineExportError, export_file
 
     out = out or _ask_save(
-        window, "Export to GP Online", file_places.proposed_path(window, ".dat"), DAT_FILTER
+        window, "Export to GP Online",
+        file_places.proposed_path(window.document, window.settings, ".dat"), DAT_FILTER
     )
     if out is None:
         return False
@@ -158,7 +159,8 @@ def render_picture(window: MainWindow, out: Path | None = None) -> bool:
     from trackformat.interop.render import render_to_file
 
     out = out or _ask_save(
-        window, "Render a picture", file_places.proposed_path(window, ".png"), PICTURE_FILTER
+        window, "Render a picture",
+        file_places.proposed_path(window.document, window.settings, ".png"), PICTURE_FILTER
     )
     if out is None:
         return False
@@ -185,7 +187,7 @@ def export_schema(window: MainWindow, out: Path | None = None) -> bool:
     from trackformat.cli import track_schema
     from trackformat.io import dumps_document, write_text_atomically
 
-    folder = file_places.start_folder(window)
+    folder = file_places.start_folder(window.document, window.settings)
     proposed = str(folder / SCHEMA_NAME) if folder is not None else SCHEMA_NAME
     out = out or _ask_save(window, "Export the JSON Schema", proposed, SCHEMA_FILTER)
     if out is None:

@@ -13,10 +13,12 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QSettings
+
 from editor.session import last_folder
 
 if TYPE_CHECKING:
-    from editor.mainwindow import MainWindow
+    from editor.document import TrackDocument
 
 
 def file_stem(name: str, fallback: str = "track") -> str:
@@ -26,27 +28,25 @@ def file_stem(name: str, fallback: str = "track") -> str:
     return stem[:80] or fallback
 
 
-def start_folder(window: MainWindow) -> Path | None:
+def start_folder(document: TrackDocument, settings: QSettings) -> Path | None:
     """The track file's folder, else the board picture's, else the folder last worked in."""
-    document = window.document
     if document.path is not None and document.path.parent.is_dir():
         return document.path.parent
     picture = document.board_image()
     if picture is not None and picture.parent.is_dir():
         return picture.parent
-    folder = last_folder(window)
+    folder = last_folder(settings)
     return Path(folder) if folder else None
 
 
-def proposed_path(window: MainWindow, suffix: str = ".json") -> str:
+def proposed_path(document: TrackDocument, settings: QSettings, suffix: str = ".json") -> str:
     """What a save dialog shows first: the track file itself (Save as), or a file named after
     the track in :func:`start_folder`, with ``suffix``."""
-    document = window.document
     if document.path is not None and suffix == ".json":
         return str(document.path)
     stem = file_stem(document.track.metadata.name)
     if document.path is not None:
         stem = document.path.stem
-    folder = start_folder(window)
+    folder = start_folder(document, settings)
     name = f"{stem}{suffix}"
     return str(folder / name) if folder is not None else name

@@ -186,7 +186,7 @@ class MainWindow(QMainWindow):
         # relative to the track file.
         track = empty_track(image.stem, size[0], size[1], image.resolve().as_posix())
         self.set_document(TrackDocument(track, None, self, unsaved=True))
-        remember_folder(self, image)  # the picture's folder: where its track will be saved
+        remember_folder(self.settings, image)  # the picture's folder: where its track will be saved
         return True
 
     def save(self) -> bool:
@@ -197,7 +197,8 @@ class MainWindow(QMainWindow):
     def save_as(self, path: Path | None = None) -> bool:
         if path is None:
             name, _ = QFileDialog.getSaveFileName(
-                self, "Save track", file_places.proposed_path(self), TRACK_FILTER
+                self, "Save track", file_places.proposed_path(self.document, self.settings),
+                TRACK_FILTER
             )
             if not name:
                 return False
@@ -343,7 +344,7 @@ class MainWindow(QMainWindow):
 
     def open_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(
-            self, "Open track", last_folder(self), TRACK_FILTER
+            self, "Open track", last_folder(self.settings), TRACK_FILTER
         )
         if name:
             self.open_path(Path(name))

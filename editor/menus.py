@@ -66,7 +66,7 @@ def build(window: MainWindow) -> None:
     _action(window, file, "Trace board picture...", lambda: trace_board.trace_board_picture(
         trace_board.TraceParts(window, window.document, window.validation, window.problems,
                                window.scene, window.view, window.show_status,
-                               session.last_folder(window))))
+                               session.last_folder(window.settings))))
     file.addSeparator()
     _action(window, file, "Import GP Online...", lambda: file_commands.import_gponline(window))
     _action(window, file, "Export to GP Online...", lambda: file_commands.export_gponline(window))
@@ -176,7 +176,8 @@ def _print_board(window: MainWindow) -> None:
     from editor import print_board
 
     print_board.print_board(window, window.document.track, window.document.path, window.settings,
-                            file_places.proposed_path(window, ".pdf"), window.show_status)
+                            file_places.proposed_path(window.document, window.settings, ".pdf"),
+                            window.show_status)
 
 
 def recent_files(window: MainWindow) -> list[str]:
@@ -187,7 +188,7 @@ def recent_files(window: MainWindow) -> list[str]:
 def remember(window: MainWindow, path: Path) -> None:
     """Put ``path`` first in the recent files, and its folder first for the file dialogs."""
     text = str(path.resolve())
-    session.remember_folder(window, path)
+    session.remember_folder(window.settings, path)
     recent = [text] + [r for r in recent_files(window) if r != text]
     window.settings.setValue("recent", recent[:MAX_RECENT])
     refresh_recent(window)

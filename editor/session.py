@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray
+from PySide6.QtCore import QByteArray, QSettings
 
 from editor.scene.style import Layer
 
@@ -58,11 +58,12 @@ def _names(window: MainWindow, key: str) -> set[str]:
     return {str(v) for v in value} if isinstance(value, list) else set()
 
 
-def last_folder(window: MainWindow) -> str:
+def last_folder(settings: QSettings) -> str:
     """The folder of the file last opened, saved or started from ("" before any)."""
-    folder = window.settings.value("last_folder", "")
+    folder = settings.value("last_folder", "")
     return str(folder) if folder and Path(str(folder)).is_dir() else ""
 
 
-def remember_folder(window: MainWindow, path: Path) -> None:
-    window.settings.setValue("last_folder", str(path.resolve().parent))
+def remember_folder(settings: QSettings, path: Path) -> None:
+    """Remember the folder of ``path`` as the one last worked in."""
+    settings.setValue("last_folder", str(path.resolve().parent))
