@@ -3,69 +3,62 @@ View menu, remembered between sessions, and what snapping caught said in the sta
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QLabel, QMenu
+from PySide6.QtWidgets import QLabel, QMenu, QStatusBar
 
 from editor.minimap import Minimap
-
-if TYPE_CHECKING:
-    from editor.mainwindow import MainWindow
+from editor.scene.board_scene import BoardScene
+from editor.view import BoardView
 
 SNAP_KEY, MINIMAP_KEY = "board/snap", "board/minimap"
 
 
-def _setting(window: MainWindow, key: str) -> bool:
-    return str(window.settings.value(key, "true")).lower() != "false"
+class BoardAids(QObject):
+    """The snap and minimap entries of ``view_menu``, the minimap over ``view``, and the snap
+    label in ``status``; each switch kept in ``settings``."""
 
+    def __init__(self, settings: QSettings, scene: BoardScene, view: BoardView,
+                 status: QStatusBar, view_menu: QMenu, parent: QObject) -> None:
+        super().__init__(parent)
+        self.settings, self.scene = settings, scene
+        self.snap_label = QLabel("")
+        status.addPermanentWidget(self.snap_label)
+        scene.snapper.changed.connect(self._show_snap)
+        self.snap_action = self._toggle(view_menu, "Snap to corners and lane ends", "Shift+S",
+                                        SNAP_KEY)
+        self.snap_action.toggled.connect(self.set_snapping)
+        self.set_snapping(self.snap_action.isChecked())
 
-def _toggle(window: MainWindow, menu: QMenu, text: str, keys: str, on: bool) -> QAction:
-    action = QAction(text, window, checkable=True)
-    action.setShortcut(QKeySequence(keys))
-    action.setChecked(on)
-    menu.addAction(action)
-    return action
+        self.minimap = Minimap(view)
+        scene.changed.connect(lambda _rects: self.minimap.refresh())
+        self.minimap_action = self._toggle(view_menu, "Minimap", "M", MINIMAP_KEY)
+        self.minimap_action.toggled.connect(self.show_minimap)
+        self.show_minimap(self.minimap_action.isChecked())
 
+    def _toggle(self, menu: QMenu, text: str, keys: str, key: str) -> QAction:
+        """A checkable entry of ``menu``, on unless the settings say it was turned off."""
+        action = QAction(text, menu, checkable=True)
+        action.setShortcut(QKeySequence(keys))
+        action.setChecked(str(self.settings.value(key, "true")).lower() != "false")
+        menu.addAction(action)
+        return action
 
-def install(window: MainWindow, view_menu: QMenu) -> None:
-    """The snap and minimap entries of the View menu, the minimap, and the snap label."""
-    window.snap_label = QLabel("")
-    window.statusBar().addPermanentWidget(window.snap_label)
-    snapper = window.scene.snapper
-    snapper.changed.connect(lambda what: _show_snap(window, what))
-    window.snap_action = _toggle(
-        window, view_menu, "Snap to corners and lane ends", "Shift+S", _setting(window, SNAP_KEY)
-    )
-    window.snap_action.toggled.connect(lambda on: set_snapping(window, on))
-    set_snapping(window, window.snap_action.isChecked())
+    def set_snapping(self, on: bool) -> None:
+        self.scene.snapper.set_enabled(on)
+        self.settings.setValue(SNAP_KEY, on)
+        if self.snap_action.isChecked() != on:
+            self.snap_action.setChecked(on)
+        self._show_snap("")
 
-    window.minimap = Minimap(window.view)
-    window.scene.changed.connect(lambda _rects: window.minimap.refresh())
-    window.minimap_action = _toggle(
-        window, view_menu, "Minimap", "M", _setting(window, MINIMAP_KEY)
-    )
-    window.minimap_action.toggled.connect(lambda on: show_minimap(window, on))
-    show_minimap(window, window.minimap_action.isChecked())
+    def _show_snap(self, what: str) -> None:
+        if not self.scene.snapper.enabled:
+            self.snap_label.setText("snap off (Shift+S)")
+        else:
+            self.snap_label.setText(f"snap: {what}" if what else "")
 
-
-def set_snapping(window: MainWindow, on: bool) -> None:
-    window.scene.snapper.set_enabled(on)
-    window.settings.setValue(SNAP_KEY, on)
-    if window.snap_action.isChecked() != on:
-        window.snap_action.setChecked(on)
-    _show_snap(window, "")
-
-
-def _show_snap(window: MainWindow, what: str) -> None:
-    if not window.scene.snapper.enabled:
-        window.snap_label.setText("snap off (Shift+S)")
-    else:
-        window.snap_label.setText(f"snap: {what}" if what else "")
-
-
-def show_minimap(window: MainWindow, on: bool) -> None:
-    window.settings.setValue(MINIMAP_KEY, on)
-    if window.minimap_action.isChecked() != on:
-        window.minimap_action.setChecked(on)
-    window.minimap.set_enabled(on)
+    def show_minimap(self, on: bool) -> None:
+        self.settings.setValue(MINIMAP_KEY, on)
+        if self.minimap_action.isChecked() != on:
+            self.minimap_action.setChecked(on)
+        self.minimap.set_enabled(on)

@@ -69,7 +69,7 @@ class MainWindow(QMainWindow):
     history_dock: QDockWidget
     layers_dock: QDockWidget
     testdrive_dock: QDockWidget
-    # Made by editor.board_aids.install:
+    # Made by editor.board_aids.BoardAids (in editor.menus.build):
     snap_action: QAction
     snap_label: QLabel
     minimap_action: QAction

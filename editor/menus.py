@@ -104,7 +104,10 @@ def build(window: MainWindow) -> None:
     _action(window, view, "Zoom out", lambda: window.view.zoom(-1), keys.ZoomOut)
     _action(window, view, "Fit board", lambda: window.view.fit(), "Ctrl+0")
     view.addSeparator()
-    board_aids.install(window, view)
+    aids = board_aids.BoardAids(window.settings, window.scene, window.view, window.statusBar(),
+                                view, window)
+    window.snap_action, window.snap_label = aids.snap_action, aids.snap_label
+    window.minimap_action, window.minimap = aids.minimap_action, aids.minimap
     view.addSeparator()
     for dock in (
         window.problems_dock,

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from editor.minimap import FRAME_COLOUR
@@ -152,7 +153,9 @@ def test_the_minimap_is_hidden_from_the_view_menu_and_stays_hidden(
     window.open_path(ring_file)
     window.view.zoom(8)
     assert window.minimap.isVisible()
-    window.minimap_action.trigger()
+    window.activateWindow()
+    window.view.setFocus()
+    QTest.keyClick(window.view, Qt.Key.Key_M)  # the View menu's key, pressed over the board
     assert not window.minimap.isVisible()
     window.settings.sync()
     again = MainWindow(
