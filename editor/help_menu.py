@@ -8,16 +8,24 @@ screen the rest scrolls rather than running off the bottom with the Close button
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from html import escape
 from itertools import groupby
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QMenu, QTextBrowser, QVBoxLayout
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QMainWindow,
+    QMenu,
+    QTextBrowser,
+    QVBoxLayout,
+)
 
 if TYPE_CHECKING:
-    from editor.mainwindow import MainWindow
+    from editor.tools.base import Tool
 
 ON_THE_BOARD = (
     ("Mouse wheel", "zoom around the pointer, out as far as the whole board"),
@@ -45,11 +53,12 @@ SHARE_OF_ROOM = 0.9
 """The most of the screen's (and the window's) width and height the dialog takes."""
 
 
-def shortcuts(window: MainWindow) -> list[tuple[str, str, str]]:
-    """(group, keys, what they do) for every tool, every menu entry with a key, and the board."""
+def shortcuts(window: QMainWindow, tools: Iterable[Tool]) -> list[tuple[str, str, str]]:
+    """(group, keys, what they do) for every tool, every entry with a key of the window's
+    menus, and the board."""
     rows = [
         ("Tools", tool.shortcut, f"{tool.name}: {tool.hint}")
-        for tool in window.tools.values()
+        for tool in tools
         if tool.shortcut
     ]
     for menu in window.menuBar().findChildren(QMenu):
@@ -90,9 +99,9 @@ def _columns(groups: list[tuple[str, list[tuple[str, str, str]]]]) -> list[list[
     return columns
 
 
-def shortcuts_html(window: MainWindow) -> str:
+def shortcuts_html(window: QMainWindow, tools: Iterable[Tool]) -> str:
     """The shortcuts by group, the groups in :data:`COLUMNS` columns."""
-    rows = shortcuts(window)
+    rows = shortcuts(window, tools)
     groups = [(group, list(grouped)) for group, grouped in groupby(rows, key=lambda r: r[0])]
     cells = "".join(
         f"<td valign=top width={100 // COLUMNS}%>{''.join(tables)}</td>"
@@ -101,7 +110,8 @@ def shortcuts_html(window: MainWindow) -> str:
     return f"<table width=100% cellspacing=8><tr>{cells}</tr></table>"
 
 
-def shortcuts_dialog(window: MainWindow, room: QRect | None = None) -> QDialog:
+def shortcuts_dialog(window: QMainWindow, tools: Iterable[Tool],
+                     room: QRect | None = None) -> QDialog:
     """The shortcuts in a dialog sized to show them whole when ``room`` (the screen's free
     area, by default) and the window allow it, and never larger than either: the list
     scrolls instead."""
@@ -110,7 +120,7 @@ def shortcuts_dialog(window: MainWindow, room: QRect | None = None) -> QDialog:
     dialog = QDialog(window)
     dialog.setWindowTitle("Keyboard shortcuts")
     text = QTextBrowser(dialog)
-    text.setHtml(shortcuts_html(window))
+    text.setHtml(shortcuts_html(window, tools))
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, dialog)
     buttons.rejected.connect(dialog.reject)
     layout = QVBoxLayout(dialog)
@@ -130,8 +140,10 @@ def shortcuts_dialog(window: MainWindow, room: QRect | None = None) -> QDialog:
     return dialog
 
 
-def show_shortcuts(window: MainWindow) -> None:
-    """The shortcuts in a dialog (in the window's ``last_help`` when dialogs are off)."""
-    window.last_help = shortcuts_html(window)
-    if window.ask:
-        shortcuts_dialog(window).exec()
+def show_shortcuts(window: QMainWindow, tools: Iterable[Tool], ask: bool) -> str:
+    """The shortcuts in a dialog (when ``ask``: dialogs are on); their text, for the window
+    to keep."""
+    tools = tuple(tools)
+    if ask:
+        shortcuts_dialog(window, tools).exec()
+    return shortcuts_html(window, tools)

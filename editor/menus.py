@@ -162,7 +162,12 @@ def build(window: MainWindow) -> None:
                    "in, Enter reshapes it, its stops and printed numbers kept")
 
     helps = bar.addMenu("&Help")
-    _action(window, helps, "Keyboard shortcuts", lambda: help_menu.show_shortcuts(window), "F1")
+    _action(window, helps, "Keyboard shortcuts", lambda: _show_shortcuts(window), "F1")
+
+
+def _show_shortcuts(window: MainWindow) -> None:
+    """Help > Keyboard shortcuts; the text kept in the window's ``last_help``."""
+    window.last_help = help_menu.show_shortcuts(window, window.tools.values(), window.ask)
 
 
 def _corner_tool(window: MainWindow) -> corner_tool.CornerTool:

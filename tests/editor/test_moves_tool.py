@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QColor, QKeySequence
+from PySide6.QtGui import QAction, QColor, QKeySequence
 
 from editor import edits
 from editor.scene import style
@@ -210,14 +210,14 @@ def test_a_track_the_engine_cannot_read_is_said_in_the_status_bar(
 def test_every_shortcut_is_taken_once(window) -> None:  # type: ignore[no-untyped-def]
     from editor.help_menu import shortcuts
 
-    keys = [keys for group, keys, _what in shortcuts(window) if group != "Board"]
+    keys = [keys for group, keys, _what in shortcuts(window, window.tools.values())
+            if group != "Board"]
     assert len(keys) == len(set(keys)), sorted(k for k in keys if keys.count(k) > 1)
 
 
 def test_the_help_lists_the_keys_of_the_moves_and_pit_lane_tools(window) -> None:  # type: ignore[no-untyped-def]
-    from editor.help_menu import show_shortcuts
-
-    show_shortcuts(window)
+    [entry] = [a for a in window.findChildren(QAction) if a.text() == "Keyboard shortcuts"]
+    entry.trigger()  # Help > Keyboard shortcuts (F1)
     shown = window.last_help
     assert "<b>R</b></td><td>Moves:" in shown
     assert "<b>B (or Alt-click)</b></td><td>make the space under the pointer a box" in shown

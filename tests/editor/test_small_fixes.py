@@ -94,7 +94,7 @@ def test_on_a_1920_x_1080_screen_every_shortcut_shows_without_scrolling(
 ) -> None:  # type: ignore[no-untyped-def]
     window.resize(1400, 900)
     qtbot.waitUntil(lambda: window.height() == 900, timeout=2000)
-    dialog = help_menu.shortcuts_dialog(window, QRect(0, 0, 1920, 1040))
+    dialog = help_menu.shortcuts_dialog(window, window.tools.values(), QRect(0, 0, 1920, 1040))
     dialog.show()
     qtbot.waitExposed(dialog)
     text = dialog.findChild(QTextBrowser)
