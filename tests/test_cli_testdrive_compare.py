@@ -61,6 +61,19 @@ def test_the_text_report_gives_rates_with_their_intervals(drive) -> None:  # typ
     assert f"cars ({100 * report['finish_rate']:.1f}% (" in text
 
 
+def test_two_corners_of_one_name_are_told_apart_by_their_ids(drive) -> None:  # type: ignore[no-untyped-def]
+    from trackformat.cli.testdrive_text import report_text
+
+    _, report, _ = drive
+    edited = json.loads(json.dumps(report))
+    first, second = edited["corners"][:2]
+    first["name"] = second["name"] = "Casino"  # as Monaco's board prints two of its corners
+    lines = report_text(edited, "ring.json").splitlines()
+    assert any(line.strip().startswith(f"Casino ({first['id']}) ") for line in lines)
+    assert any(line.strip().startswith(f"Casino ({second['id']}) ") for line in lines)
+    assert not any(line.strip().startswith("Casino  ") for line in lines)
+
+
 def _changed_copy(report: dict[str, Any], folder: Path) -> Path:
     """The report with North overshot on nearly every entry: a change no interval covers."""
     edited = json.loads(json.dumps(report))

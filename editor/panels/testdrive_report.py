@@ -22,7 +22,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from trackformat.sim.batch.compare import Change, compare, percent, with_interval
+from trackformat.sim.batch.compare import (
+    Change,
+    compare,
+    corner_labels,
+    percent,
+    with_interval,
+)
 
 COLUMNS = ("Corner", "Stops", "Entries", "Overshoot", "Mean", "Out", "Spins", "WP",
            "Since pinned")
@@ -137,8 +143,9 @@ class CornerTable(QTableWidget):
 
     def _fill(self, corners: list[dict[str, Any]],
               by_corner: dict[str, list[tuple[str, Change]]]) -> None:
-        for row, corner in enumerate(corners):
-            cells = (str(corner["name"]), str(corner["stops"]), str(corner["entries"]),
+        for row, (corner, label) in enumerate(zip(corners, corner_labels(corners),
+                                                  strict=True)):
+            cells = (label, str(corner["stops"]), str(corner["entries"]),
                      _rate_cell(corner, "overshoot_rate"), _mean(corner.get("mean_overshoot")),
                      _rate_cell(corner, "elimination_rate"), _rate_cell(corner, "spin_rate"),
                      str(corner["tyre_wp"]), "")

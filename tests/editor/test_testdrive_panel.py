@@ -168,6 +168,19 @@ def test_a_rate_that_fell_is_tinted_green(qtbot) -> None:  # type: ignore[no-unt
     assert table.cell(0, 8).text() == "overshoots 31.0% -> 12.5%"
 
 
+def test_two_corners_of_one_name_show_their_ids(qtbot) -> None:  # type: ignore[no-untyped-def]
+    table = drive_panel_report.CornerTable()
+    qtbot.addWidget(table)
+    corners = [{"id": corner_id, "name": "Casino", "stops": 1, "entries": 200, "overshoots": 2,
+                "overshoot_rate": 0.01, "mean_overshoot": 1.0, "eliminations": 0, "spins": 0,
+                "tyre_wp": 0} for corner_id in ("massenet", "casino")]
+    corners.append({**corners[0], "id": "mirabeau", "name": "Mirabeau"})
+    table.show_report({"races": 50, "cars": 4, "finished": 200, "no_winner": 0.0,
+                       "by_bot": {}, "corners": corners})
+    assert [table.cell(row, 0).text() for row in range(3)] == [
+        "Casino (massenet)", "Casino (casino)", "Mirabeau"]
+
+
 def test_report_html_escapes_names() -> None:
     report = {
         "track": "<b>",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trackformat.sim.batch.compare import percent, with_interval
+from trackformat.sim.batch.compare import corner_labels, percent, with_interval
 
 
 def _rate(share: float, interval: list[float] | None) -> str:
@@ -66,11 +66,11 @@ def report_text(report: dict[str, Any], source: str) -> str:
     ]
     header = ("corner", "stops", "entries", "overshoot", "mean", "out", "spins", "tyres WP")
     table = [header] + [
-        (c["name"], str(c["stops"]), str(c["entries"]),
+        (label, str(c["stops"]), str(c["entries"]),
          _rate(c["overshoot_rate"], c.get("overshoot_rate_ci")),
          _figure(c["mean_overshoot"]), str(c["eliminations"]), str(c["spins"]),
          str(c["tyre_wp"]))
-        for c in report["corners"]
+        for c, label in zip(report["corners"], corner_labels(report["corners"]), strict=True)
     ]
     if len(table) > 1:
         widths = [max(len(row[i]) for row in table) for i in range(len(header))]
