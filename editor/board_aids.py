@@ -27,14 +27,14 @@ class BoardAids(QObject):
         scene.snapper.changed.connect(self._show_snap)
         self.snap_action = self._toggle(view_menu, "Snap to corners and lane ends", "Shift+S",
                                         SNAP_KEY)
-        self.snap_action.toggled.connect(self.set_snapping)
-        self.set_snapping(self.snap_action.isChecked())
+        self.snap_action.toggled.connect(self._snap)
+        self._snap(self.snap_action.isChecked())
 
         self.minimap = Minimap(view)
         scene.changed.connect(lambda _rects: self.minimap.refresh())
         self.minimap_action = self._toggle(view_menu, "Minimap", "M", MINIMAP_KEY)
-        self.minimap_action.toggled.connect(self.show_minimap)
-        self.show_minimap(self.minimap_action.isChecked())
+        self.minimap_action.toggled.connect(self._minimap)
+        self._minimap(self.minimap_action.isChecked())
 
     def _toggle(self, menu: QMenu, text: str, keys: str, key: str) -> QAction:
         """A checkable entry of ``menu``, on unless the settings say it was turned off."""
@@ -44,11 +44,10 @@ class BoardAids(QObject):
         menu.addAction(action)
         return action
 
-    def set_snapping(self, on: bool) -> None:
+    def _snap(self, on: bool) -> None:
+        """The snap entry turned on or off."""
         self.scene.snapper.set_enabled(on)
         self.settings.setValue(SNAP_KEY, on)
-        if self.snap_action.isChecked() != on:
-            self.snap_action.setChecked(on)
         self._show_snap("")
 
     def _show_snap(self, what: str) -> None:
@@ -57,8 +56,7 @@ class BoardAids(QObject):
         else:
             self.snap_label.setText(f"snap: {what}" if what else "")
 
-    def show_minimap(self, on: bool) -> None:
+    def _minimap(self, on: bool) -> None:
+        """The minimap entry turned on or off."""
         self.settings.setValue(MINIMAP_KEY, on)
-        if self.minimap_action.isChecked() != on:
-            self.minimap_action.setChecked(on)
         self.minimap.set_enabled(on)

@@ -196,10 +196,8 @@ class MainWindow(QMainWindow):
 
     def save_as(self, path: Path | None = None) -> bool:
         if path is None:
-            name, _ = QFileDialog.getSaveFileName(
-                self, "Save track", file_places.proposed_path(self.document, self.settings),
-                TRACK_FILTER
-            )
+            proposed = file_places.proposed_path(self.document, self.settings)
+            name, _ = QFileDialog.getSaveFileName(self, "Save track", proposed, TRACK_FILTER)
             if not name:
                 return False
             path = Path(name)

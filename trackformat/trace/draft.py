@@ -375,19 +375,3 @@ def lane_count_note(per_lane: Sequence[int], beside: int) -> Diagnostic | None:
         message=f"{found}: the board may have {likely} lanes; if so, trace it again with "
                 f"{likely} lanes",
         rule="trace-lane-count")
-    if beside >= LANE_SHARE * usual:
-        return Diagnostic(
-            code="TRACE008", severity=Severity.WARNING,
-            message=f"{beside} spaces lie beside the {count} lanes traced, about a lane's "
-                    f"worth (a lane has {usual:.0f} here): the board may have {count + 1} "
-                    f"lanes; if so, trace it again with {count + 1} lanes",
-            rule="trace-lane-count")
-    emptiest = min(range(count), key=lambda k: per_lane[k])
-    if count > 1 and per_lane[emptiest] < LANE_SHARE * usual:
-        return Diagnostic(
-            code="TRACE008", severity=Severity.WARNING,
-            message=f"lane {emptiest + 1} has {per_lane[emptiest]} spaces against about "
-                    f"{usual:.0f} in the others: the board may have {count - 1} lanes; if so, "
-                    f"trace it again with {count - 1} lanes",
-            rule="trace-lane-count")
-    return None
