@@ -1,17 +1,19 @@
 """Par against strong, head to head: 10-car races, 5 par drivers against 5 strong ones, on the
-readable engine (the only one that races the par driver), and the par side's share of the
-wins with its 95% interval.
+compiled kernel (or ``--engine reference``: the same races, event for event, slower), and the par
+side's share of the wins with its 95% interval.
 
 The par drivers are cars 1, 3, 5, 7 and 9, the strong ones cars 2, 4, 6, 8 and 10: the grid is
-drawn by the dice in every race, and the boxes go by team (cars 1 and 2 share one, and so on),
-so neither side has better slots or boxes. Race ``i`` has the test drives' seed of ``i``
-(``race_seed(seed, i)``), whatever ``--workers`` is. Prints figures, no assertions.
+drawn by the dice in every race, and the boxes go by team (cars 1 and 2 share one, and so on;
+GP Online's garages by grid place), so neither side has better slots or boxes. Race ``i`` has
+the test drives' seed of ``i`` (``race_seed(seed, i)``), whatever ``--workers`` is. Prints
+figures, no assertions.
 
     python benchmarks/par_duel.py                          # Monaco, 200 races
     python benchmarks/par_duel.py --track board.json --races 2000 --laps 1 --workers 2
 
 Each process solves par once per box its par cars stop at (on Monaco, two laps: five solves of
-some 10 to 20 s) before its first race; the times printed leave that out.
+some 10 to 20 s), in the race where a par car first stops there; the times printed leave those
+races out.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from trackformat.sim import Board, CarStatus, run_race  # noqa: E402
 from trackformat.sim.batch.chunks import race_seed  # noqa: E402
 from trackformat.sim.batch.stats import wilson  # noqa: E402
 from trackformat.sim.drivers.bots import DRIVERS  # noqa: E402
+from trackformat.sim.kernel.race import KernelRacer  # noqa: E402
 
 SIDES = ("par", "strong")
 CARS = 10
@@ -57,6 +60,8 @@ class Tally:
     """Decisions of the par drivers, and those the strong driver took for them."""
     seconds: float = 0.0
     """CPU seconds racing (the solves left out)."""
+    timed: int = 0
+    """The races those seconds are of (the races that solved par for a box left out)."""
 
     def add(self, other: Tally) -> None:
         self.races += other.races
@@ -68,25 +73,35 @@ class Tally:
         self.decisions += other.decisions
         self.fallbacks += other.fallbacks
         self.seconds += other.seconds
+        self.timed += other.timed
 
 
 def _plus(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     return a[0] + b[0], a[1] + b[1]
 
 
-def race_some(track_path: str, ruleset: str, laps: int, seed: int,
-              indices: list[int]) -> Tally:
+def race_some(track_path: str, ruleset: str, laps: int, seed: int, indices: list[int],
+              engine: str = "kernel") -> Tally:
     """Race the duels ``indices`` of the batch in this process."""
     track, rules = load_track(track_path), load_ruleset(ruleset)
     board = Board.of(track)
+    bots = [SIDES[car % 2] for car in range(CARS)]
+    racer = KernelRacer(board, rules, bots, laps) if engine == "kernel" else None
     tally = Tally()
+    drivers: list[object] = []
     for index in indices:
-        drivers = [DRIVERS[SIDES[car % 2]](seed) for car in range(CARS)]
-        first = tally.races == 0
         started = time.process_time()
-        result = run_race(board, rules, drivers, race_seed(seed, index), laps=laps)
-        if not first:  # the first race solves par for each box: not a race's time
+        if racer is not None:
+            solved = len(racer.par_boxes)
+            result = racer.race(race_seed(seed, index))
+            solving = len(racer.par_boxes) != solved
+        else:
+            drivers = [DRIVERS[bot](seed) for bot in bots]
+            solving = tally.races == 0
+            result = run_race(board, rules, drivers, race_seed(seed, index), laps=laps)  # type: ignore[arg-type]
+        if not solving:  # a race that solved par for a box: not a race's time
             tally.seconds += time.process_time() - started
+            tally.timed += 1
         tally.races += 1
         if result.finish_order:
             tally.par_wins += result.finish_order[0] % 2 == 0
@@ -99,10 +114,11 @@ def race_some(track_path: str, ruleset: str, laps: int, seed: int,
                 tally.classified = _plus(tally.classified, (1 - side, side))
             else:
                 tally.out = _plus(tally.out, (1 - side, side))
-        for car in range(0, CARS, 2):
-            driver = drivers[car]
-            tally.decisions += getattr(driver, "decisions", 0)
-            tally.fallbacks += getattr(driver, "fallbacks", 0)
+        for car in range(0, CARS, 2) if racer is None else ():
+            tally.decisions += getattr(drivers[car], "decisions", 0)
+            tally.fallbacks += getattr(drivers[car], "fallbacks", 0)
+    if racer is not None:
+        tally.decisions, tally.fallbacks = (int(n) for n in racer.par_counts().sum(axis=0))
     return tally
 
 
@@ -119,20 +135,23 @@ def main() -> None:
     parser.add_argument("--laps", type=int, default=None, help="default: the track's")
     parser.add_argument("--ruleset", default="formula-d")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--engine", choices=("kernel", "reference"), default="kernel")
     parser.add_argument("--workers", type=int, default=1,
                         help="processes to race in (each solves par on its own)")
     args = parser.parse_args()
     laps = args.laps if args.laps is not None else load_track(args.track).metadata.laps
     print(f"par against strong on {Path(args.track).name}, {laps} laps, {args.ruleset}: "
-          f"{args.races} races of {CARS} cars (5 par, 5 strong), reference engine")
+          f"{args.races} races of {CARS} cars (5 par, 5 strong), {args.engine} engine")
     started = time.perf_counter()
     tally = Tally()
     workers = max(1, min(args.workers, args.races))
     if workers == 1:
-        tally = race_some(args.track, args.ruleset, laps, args.seed, list(range(args.races)))
+        tally = race_some(args.track, args.ruleset, laps, args.seed, list(range(args.races)),
+                          args.engine)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(race_some, args.track, args.ruleset, laps, args.seed, share)
+            futures = [pool.submit(race_some, args.track, args.ruleset, laps, args.seed, share,
+                                   args.engine)
                        for share in _shares(args.races, workers)]
             for future in futures:
                 tally.add(future.result())
@@ -150,9 +169,8 @@ def main() -> None:
     if tally.decisions:
         print(f"  par drivers: {tally.decisions:,} decisions, {tally.fallbacks:,} taken by the "
               f"strong driver ({tally.fallbacks / tally.decisions:.2%})")
-    timed = tally.races - workers
-    if timed > 0:
-        print(f"  {tally.seconds / timed:.2f} CPU s a race (solves left out); "
+    if tally.timed > 0:
+        print(f"  {tally.seconds / tally.timed:.3f} CPU s a race (solves left out); "
               f"{wall:.0f} s wall in all, {workers} process{'es' if workers > 1 else ''}")
 
 

@@ -81,7 +81,7 @@ def compiled_kernel(tmp_path_factory: pytest.TempPathFactory) -> None:
     from trackformat.sim.kernel.race import KernelRacer
 
     board, rules = Board.of(ring()), load_ruleset("formula-d")
-    mixes = [["strong", "cautious"], ["strong"], ["cautious"], ["random"]]
+    mixes = [["strong", "cautious"], ["strong"], ["par"], ["cautious"], ["random"]]
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
     if worker.isdigit() and int(worker) % 2:
         mixes.reverse()

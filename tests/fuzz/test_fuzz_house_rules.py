@@ -17,9 +17,9 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz.engines import assert_same_race
+from tests.sim.test_kernel_drivers import BOTS
 from tests.sim.test_kernel_moves import board
 from trackformat.rules import RulesetError, load_ruleset, ruleset_from_document
-from trackformat.sim.drivers.bots import COMPILED_DRIVERS
 
 FUZZ = settings.get_profile("fuzz")
 PRESETS = {name: load_ruleset(name).model_dump(mode="json", by_alias=True)
@@ -88,7 +88,7 @@ def house_rules(draw: st.DrawFn) -> dict[str, Any]:
 
 @FUZZ
 @given(house_rules(),
-       st.lists(st.sampled_from(sorted(COMPILED_DRIVERS)), min_size=2, max_size=5),
+       st.lists(st.sampled_from(BOTS), min_size=2, max_size=5),
        st.integers(0, 999))
 def test_a_house_ruleset_races_the_same_on_both_engines(document: dict[str, Any],
                                                           bots: list[str], seed: int) -> None:

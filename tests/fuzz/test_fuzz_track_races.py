@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 from tests.fuzz.engines import assert_same_race
 from tests.fuzz.strategies import misdrawn_ring
+from tests.sim.test_kernel_drivers import BOTS
 from trackformat.io import TrackFileError, track_from_document
 from trackformat.rules import load_ruleset
 from trackformat.sim import Board, RaceSetupError
-from trackformat.sim.drivers.bots import COMPILED_DRIVERS
 
 FUZZ = settings.get_profile("fuzz")
 RULES = load_ruleset("formula-d")
@@ -30,7 +30,7 @@ TURNS = 120
 
 @FUZZ
 @given(misdrawn_ring(),
-       st.lists(st.sampled_from(sorted(COMPILED_DRIVERS)), min_size=2, max_size=4),
+       st.lists(st.sampled_from(BOTS), min_size=2, max_size=4),
        st.integers(0, 999))
 def test_a_misdrawn_track_races_the_same_on_both_engines(document: dict[str, Any],
                                                            bots: list[str], seed: int) -> None:

@@ -44,15 +44,15 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, captured.out, captured.err
 
 
-def test_testdrive_races_par_drivers_on_the_reference_engine_and_says_so(
+def test_testdrive_races_par_drivers_on_the_compiled_engine_and_says_it_solves_first(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(["testdrive", str(ring_file(tmp_path)), "--bot", "par", "--races",
                           "6", "--cars", "2"], capsys)
     assert code == 0, err
     assert "6 races of 2 cars (par)" in out
     assert "wins            par 100.0%" in out
-    assert "reference engine" in out.splitlines()[-1]
-    assert "only the reference engine races par drivers" in err
+    assert "kernel engine" in out.splitlines()[-1]
+    assert "par drivers solve par before their first race" in err
     assert "Traceback" not in err
 
 
@@ -69,12 +69,17 @@ def test_testdrive_json_counts_the_par_drivers_wins(
     assert wins == round(4 * (1 - report["no_winner"]))
 
 
-def test_asking_the_kernel_for_par_drivers_is_refused_with_a_message(
+def test_both_engines_give_the_same_test_drive_of_par_drivers(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(["testdrive", str(ring_file(tmp_path)), "--bot", "par", "--races",
-                          "2", "--cars", "2", "--engine", "kernel"], capsys)
-    assert code == 2 and out == ""
-    assert "cannot race par drivers" in err and "Traceback" not in err
+    reports = []
+    for engine in ("kernel", "reference"):
+        code, out, err = run(["testdrive", str(ring_file(tmp_path)), "--bots", "par,strong",
+                              "--races", "12", "--cars", "2", "--laps", "2", "--engine", engine,
+                              "--json", "-"], capsys)
+        assert code == 0, err
+        reports.append(json.loads(out))
+    assert reports[0] == reports[1]
+    assert reports[0]["by_bot"]["par"]["cars"] == 12 and reports[0]["pit_stops"] > 0
 
 
 def test_rules_par_cannot_solve_are_refused_before_any_race(

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import pytest
 
+from tests.sim.test_kernel_drivers import BOTS
 from tests.sim.test_kernel_moves import PRESETS, TRACKS, board
 from trackformat.rules import load_ruleset
 from trackformat.sim.batch.stats import DriveStats
-from trackformat.sim.kernel.race import KERNEL_DRIVERS, KernelRacer
+from trackformat.sim.kernel.race import KernelRacer
 
 
 @pytest.mark.parametrize("track", TRACKS)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_kernel_counts_equal_the_counts_of_the_events(track: str, preset: str) -> None:
     the_board = board(track)
-    lineup = [sorted(KERNEL_DRIVERS)[car % len(KERNEL_DRIVERS)] for car in range(8)]
+    lineup = [BOTS[car % len(BOTS)] for car in range(8)]
     racer = KernelRacer(the_board, load_ruleset(preset), lineup)
     from_events, from_kernel = DriveStats(), DriveStats()
     corners, spaces = racer.count_tables()

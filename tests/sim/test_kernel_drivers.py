@@ -26,6 +26,11 @@ RACED = [track for track in TRACKS if track != "monaco-snapshot"]
 the kernel races it against the readable engine in ``test_kernel_race.py``; racing it here too
 took a fifth of this file's minutes."""
 
+BOTS = sorted(KERNEL_DRIVERS - {"par"})
+"""The bots raced here and by the other tests of the kernel's races: all but par, which solves
+par before its first race (seconds to a minute for each board and box). The par driver's races
+are compared on tracks it solves quickly, in tests/par/test_kernel_driver.py."""
+
 pytestmark = pytest.mark.usefixtures("compiled_kernel")
 """The kernel compiled for every mix of drivers before the first race (the run's processes
 sharing the compiles out on a cold cache, see tests/conftest.py)."""
@@ -59,21 +64,19 @@ def assert_same_races(the_board: Board, track: str, preset: str, lineup: list[st
 @pytest.mark.parametrize("track", RACED)
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_driver_races_as_the_readable_engine(track: str, preset: str) -> None:
-    assert_same_races(board(track), track, preset, sorted(KERNEL_DRIVERS), SEEDS,
-                      every_bot=True)
+    assert_same_races(board(track), track, preset, BOTS, SEEDS, every_bot=True)
 
 
 @pytest.mark.parametrize("track", RACED)
 @pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("driver", sorted(KERNEL_DRIVERS))
+@pytest.mark.parametrize("driver", BOTS)
 def test_each_driver_alone_races_as_the_readable_engine(driver: str, track: str,
                                                         preset: str) -> None:
     assert_same_races(board(track), track, preset, [driver], ALONE_SEEDS)
 
 
-def test_the_kernel_races_every_bot_but_par() -> None:
-    # Test drives race on the kernel unless a bot is one it lacks: only the par driver, which
-    # races on the reference engine (trackformat.par.driver says why).
-    assert set(DRIVERS) - KERNEL_DRIVERS == {"par"}
+def test_the_kernel_races_every_bot() -> None:
+    # Test drives race on the kernel whatever the line-up, the par driver's included.
+    assert set(DRIVERS) == KERNEL_DRIVERS
     assert default_engine(tuple(KERNEL_DRIVERS)) == "kernel"
-    assert default_engine(("strong", "par")) == "reference"
+    assert default_engine(("strong", "par")) == "kernel"

@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 from tests.factories import ring
 from tests.sim.helpers import rules
 from tests.sim.invariants import check_race
+from tests.sim.test_kernel_drivers import BOTS
 from tests.sim.test_kernel_moves import TRACKS, board
 from trackformat.sim import Board
 from trackformat.sim.kernel import cars as kc
-from trackformat.sim.kernel.race import KERNEL_DRIVERS, KernelRacer
+from trackformat.sim.kernel.race import KernelRacer
 
 
 @cache
@@ -37,7 +38,7 @@ def race_soundly(racer: KernelRacer, seed: int) -> int:
 
 @settings(max_examples=25, deadline=None)
 @given(lanes=st.integers(2, 4), per_lane=st.sampled_from([30, 40, 64]),
-       lineup=st.lists(st.sampled_from(sorted(KERNEL_DRIVERS)), min_size=2, max_size=8),
+       lineup=st.lists(st.sampled_from(BOTS), min_size=2, max_size=8),
        preset=st.sampled_from(["formula-d", "formule-de-basic"]), seed=st.integers(0, 2**31),
        laps=st.integers(1, 2))
 def test_kernel_races_on_rings_keep_every_invariant(lanes: int, per_lane: int, lineup: list[str],
@@ -49,7 +50,7 @@ def test_kernel_races_on_rings_keep_every_invariant(lanes: int, per_lane: int, l
 @pytest.mark.parametrize("track", TRACKS)
 @pytest.mark.parametrize("preset", ["formula-d", "formule-de-basic"])
 def test_kernel_races_on_every_track_keep_every_invariant(track: str, preset: str) -> None:
-    lineup = [sorted(KERNEL_DRIVERS)[car % len(KERNEL_DRIVERS)] for car in range(6)]
+    lineup = [BOTS[car % len(BOTS)] for car in range(6)]
     racer = KernelRacer(board(track), rules(preset), lineup)
     finishers = sum(race_soundly(racer, seed) for seed in range(30))
     assert finishers > 0, "some cars should reach the flag"

@@ -15,14 +15,13 @@ import pytest
 
 from tests.interop.test_gponline_corpus import TRACKS, imported
 from tests.sim.positions import position
-from tests.sim.test_kernel_drivers import assert_same_races
+from tests.sim.test_kernel_drivers import BOTS, assert_same_races
 from trackformat.rules import load_ruleset
 from trackformat.sim import Board, legal_moves
 from trackformat.sim.batch.testdrive import DriveSpec, run_batch
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.limits import kernel_limit
 from trackformat.sim.kernel.moves import engine_move, kernel_moves
-from trackformat.sim.kernel.race import KERNEL_DRIVERS
 
 SEEDS = range(24)
 """Races per real board and ruleset, the drivers mixed (the readable engine takes the time)."""
@@ -42,7 +41,7 @@ def real_board(name: str) -> Board:
 @pytest.mark.parametrize("name", TRACKS)
 @pytest.mark.parametrize("preset", ("formula-d", "formule-de-basic"))
 def test_races_on_a_real_board_are_those_of_the_readable_engine(name: str, preset: str) -> None:
-    assert_same_races(real_board(name), name, preset, sorted(KERNEL_DRIVERS), SEEDS)
+    assert_same_races(real_board(name), name, preset, BOTS, SEEDS)
 
 
 @pytest.mark.parametrize("name", TRACKS)

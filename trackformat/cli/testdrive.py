@@ -169,14 +169,12 @@ def _engines(engine: str, context: DriveContext) -> str:
 
 def _say_engine(spec: DriveSpec, say: Callable[[str], None]) -> None:
     """Tell the user why a test drive with no ``--engine`` races on the reference engine: a
-    bot of its line-up is one the compiled engine does not race (the par driver)."""
+    bot of its line-up is one the compiled engine does not race."""
     from trackformat.sim.drivers.bots import COMPILED_DRIVERS
 
     missing = sorted(set(spec.bots) - COMPILED_DRIVERS)
-    solves = ("; par drivers solve par first, once per pit box their cars stop at"
-              if "par" in missing else "")
     say(f"trackformat: only the reference engine races {', '.join(missing)} drivers: it "
-        f"races this test drive (the same rules, slower than the compiled engine){solves}")
+        "races this test drive (the same rules, slower than the compiled engine)")
 
 
 def _par_problem(track: Track, rules: Ruleset, laps: int) -> str:
@@ -307,6 +305,8 @@ def cmd_testdrive(args: argparse.Namespace) -> int:
         problem = _par_problem(track, rules, args.laps or track.metadata.laps)
         if problem:
             return _fail(f"{source}: cannot test drive par drivers: {problem}")
+        bar.say("trackformat: par drivers solve par before their first race, once for each "
+                "pit box their cars stop at")
     try:
         spec = DriveSpec.of(track, rules, bots, seed=args.seed, laps=args.laps,
                             engine=args.engine, builds=builds)

@@ -21,7 +21,7 @@ it reaches. The driver reads them, decision by decision (docs/par.md, "The par d
   a state par has not solved (more WP than the ruleset's car, a place no car alone reaches
   from the grid), or all of whose options risk elimination (every value infinite).
 
-Only the readable engine races it (docs/par.md says why).
+The compiled kernel races it too, race for race (:mod:`trackformat.sim.kernel.par`).
 """
 
 from __future__ import annotations
@@ -207,9 +207,11 @@ def within_reach(board: Board, space: str, spaces: int) -> frozenset[str]:
     found = {space}
     edge = [space]
     for _ in range(spaces):
-        edge = [n for s in edge for n in (*board.track_next.get(s, ()),
-                                          *board.pit_entry.get(s, ()),
-                                          *board.pit_next.get(s, ())) if n not in found]
+        # Each space once per step, however many spaces of the step before lead to it.
+        edge = list(dict.fromkeys(n for s in edge for n in (*board.track_next.get(s, ()),
+                                                             *board.pit_entry.get(s, ()),
+                                                             *board.pit_next.get(s, ()))
+                                  if n not in found))
         found.update(edge)
     near = frozenset(found.union(*(board.contacts.get(s, ()) for s in found)))
     board.network.cache[key] = near
@@ -272,6 +274,8 @@ class ParDriver:
             worths = self._gear_worths(solution, state, car, options)
             if worths is not None and min(worths) < math.inf:
                 return options[worths.index(min(worths))]
+        # A plan is of a gear par chose: the strong driver's gear may roll the same faces.
+        self._planned = {}
         self.fallbacks += 1
         return self.strong.choose_gear(state, car, _kept(options, lambda o: not o.eliminates))
 
@@ -349,7 +353,8 @@ class ParDriver:
                 best = _least(pricing, moves, finite=False) if pricing is not None else None
                 if best is None:
                     return None
-                plan[face] = (moves, moves[best[0]])
+                if best[1] < math.inf:  # else the move is the strong driver's (choose_move)
+                    plan[face] = (moves, moves[best[0]])
                 total += float(chance) * best[1]
             worths.append(total)
         self._planned = plans[worths.index(min(worths))]

@@ -195,11 +195,11 @@ def par_driver(seed: int) -> Driver:
     return ParDriver(seed)
 
 
-COMPILED_DRIVERS = frozenset({"random", "cautious", "strong"})
+COMPILED_DRIVERS = frozenset({"random", "cautious", "strong", "par"})
 """The bots the compiled kernel races as well as the readable engine (the kernel's
-:data:`~trackformat.sim.kernel.race.KERNEL_DRIVERS`); a line-up with any other bot (par) races
-on the readable engine. Named here, apart from the kernel, so that choosing the engine does not
-load numba."""
+:data:`~trackformat.sim.kernel.race.KERNEL_DRIVERS`): every one; a line-up with a bot it did
+not race would race on the readable engine. Named here, apart from the kernel, so that choosing
+the engine does not load numba."""
 
 DRIVERS: dict[str, Callable[[int], Driver]] = {
     "random": RandomDriver,
@@ -208,5 +208,4 @@ DRIVERS: dict[str, Callable[[int], Driver]] = {
     "par": par_driver,
 }
 """The bots by name, each made from a seed (the cautious driver has no randomness and ignores
-it), for test drives and benchmarks that pick drivers by name. Only the readable engine races
-the par driver (it is not one of :data:`COMPILED_DRIVERS`)."""
+it), for test drives and benchmarks that pick drivers by name."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,7 @@ from trackformat.sim.drivers.bots import COMPILED_DRIVERS
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import cautious as kcautious
 from trackformat.sim.kernel import drivers as kd
+from trackformat.sim.kernel import par as kpar
 from trackformat.sim.kernel import race_rules as krr
 from trackformat.sim.kernel import strong as kstrong
 from trackformat.sim.kernel.arrays import BoardArrays
@@ -85,8 +86,15 @@ class KernelRacer:
         # None for a driver the line-up does not have: the race loop is compiled without it.
         self.cautious = (kcautious.tables(board, self.arrays, rules, self.laps)
                          if (kinds == kd.CAUTIOUS).any() else None)
+        # Par drivers fall back on the strong driver: a line-up with them has its tables too.
+        racing_par = kinds == kd.PAR
         self.strong = (kstrong.tables(board, self.arrays, rules, self.laps)
-                       if (kinds == kd.STRONG).any() else None)
+                       if (kinds == kd.STRONG).any() or racing_par.any() else None)
+        self.racing_par = racing_par.tolist()
+        self.par: tuple[Any, ...] | None = None
+        """The par drivers' tables, made at the first race (:meth:`_seat_par_drivers`)."""
+        self.par_boxes: list[str | None] = []
+        """The boxes par has been solved for, in the order of the par tables' solutions."""
         self.log, self.cursor = new_log()
         arrays = self.arrays
         fan = max(arrays.track_next.shape[1] + arrays.pit_entry.shape[1],
@@ -97,6 +105,32 @@ class KernelRacer:
         :mod:`~trackformat.sim.kernel.workspace`)."""
         self.last_cars = np.zeros((0, kc.CAR_COLUMNS), np.int64)
         """The car table as the last race left it (for checks on the kernel's own numbers)."""
+
+    def _seat_par_drivers(self, start: RaceState) -> None:
+        """Seat the par drivers of the race about to start: each reads par's values for the
+        box it stops at, which goes by its place on the grid (GP Online's garages) or by its
+        team; a box no race of the batch had yet is solved first, and the tables made again
+        (:func:`~trackformat.par.kernel_tables.par_tables`), their counts kept."""
+        from trackformat.par.kernel_tables import par_tables, seat
+
+        stops: list[str | bool | None] = [car.box if par else False for car, par in
+                                          zip(start.cars, self.racing_par, strict=True)]
+        new = [box for box in dict.fromkeys(stops)
+               if not isinstance(box, bool) and box not in self.par_boxes]
+        if self.par is None or new:
+            self.par_boxes += new
+            counts = self.par_counts()
+            self.par = par_tables(self.board, self.arrays, self.rules, self.laps,
+                                  self.rule_tables, self.par_boxes, len(self.bots),
+                                  len(krr.race_numbers(start)))
+            self.par[kpar.P_COUNTS][:] = counts
+        seat(self.par, self.par_boxes, stops)
+
+    def par_counts(self) -> Ints:
+        """Per car, the decisions its par driver took so far, and how many of them the strong
+        driver took (zeros for the other drivers)."""
+        return (self.par[kpar.P_COUNTS].copy() if self.par is not None
+                else np.zeros((len(self.bots), 2), np.int64))
 
     @reading_again
     def race(self, seed: int, driver_seeds: Sequence[int] | None = None) -> RaceResult:
@@ -154,6 +188,8 @@ class KernelRacer:
         grid_events: list[Event] = []
         start = new_race(self.board, self.rules, cars, self.laps, dice, grid_events,
                          self.builds)
+        if any(self.racing_par):
+            self._seat_par_drivers(start)
         while True:
             generators = np.array([[seed_state(f"random-driver:{seeds[car]}:{seed}:{car}")]
                                    for car in range(cars)], np.uint64)
@@ -186,7 +222,8 @@ class KernelRacer:
              drivers: tuple) -> tuple[int, bool]:  # type: ignore[type-arg]
         def run() -> tuple[int, bool]:
             turns, completed = play_turns(table, race, debris, dice, drivers, self.cautious,
-                                          self.strong, self.board_tables, self.rule_tables,
+                                          self.strong, self.par, self.board_tables,
+                                          self.rule_tables,
                                           self.log, self.cursor, self.workspace)
             return int(turns), bool(completed)
 

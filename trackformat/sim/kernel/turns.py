@@ -63,12 +63,12 @@ Ints = npt.NDArray[np.int64]
 
 @entry
 def play_turns(cars: Ints, race: Ints, debris: Ints, dice: State,
-               drivers: tuple, cautious: Any, strong: Any,  # type: ignore[type-arg]
+               drivers: tuple, cautious: Any, strong: Any, par: Any,  # type: ignore[type-arg]
                board: tuple[Ints, ...], rules: tuple[Ints, ...], log: Ints, cursor: Ints,
                workspace: Workspace) -> tuple[int, bool]:
-    """Play game turns until every car is out or home, or the turn limit. ``cautious`` and
-    ``strong``: the drivers' tables, or None for a line-up without them, handed down as they
-    are (see :mod:`~trackformat.sim.kernel.drivers`)."""
+    """Play game turns until every car is out or home, or the turn limit. ``cautious``,
+    ``strong`` and ``par``: the drivers' tables, or None for a line-up without them, handed
+    down as they are (see :mod:`~trackformat.sim.kernel.drivers`)."""
     # Held by the caller until this returns: no step below needs to count references to them
     # (the drivers' tables are borrowed where they are used).
     cars, race, debris, dice, drivers, board, rules, log, cursor, workspace = borrow(
@@ -89,8 +89,8 @@ def play_turns(cars: Ints, race: Ints, debris: Ints, dice: State,
                               board[PIT_HALF], game[G_PIT_ENTRY_RANK], game[G_TIE_INSIDE] == 1)
         for index in order:
             if cars[index, kc.C_STATUS] <= kc.SPUN:
-                _play_car(cars, race, debris, dice, drivers, cautious, strong, index, board,
-                          rules, log, cursor, workspace, nothing)
+                _play_car(cars, race, debris, dice, drivers, cautious, strong, par, index,
+                          board, rules, log, cursor, workspace, nothing)
     if not over:
         for index in range(len(cars)):
             if cars[index, kc.C_STATUS] <= kc.SPUN:
@@ -100,7 +100,7 @@ def play_turns(cars: Ints, race: Ints, debris: Ints, dice: State,
 
 @inlined
 def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,  # type: ignore[type-arg]
-              cautious: Any, strong: Any, index: int, board: tuple[Ints, ...],
+              cautious: Any, strong: Any, par: Any, index: int, board: tuple[Ints, ...],
               rules: tuple[Ints, ...], log: Ints,
               cursor: Ints, workspace: Workspace, nothing: ask.Found) -> None:
     """One car's turn, as :meth:`~trackformat.sim.race.runner.Race._play_car` plays it."""
@@ -118,16 +118,16 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,
             spaces = game[G_SUPER_SPACES]
             every = ask.roll_moves(cars, index, debris, spaces, board, rules, workspace)
             moves = ask.super_start(every, cars, index, spaces, board[AHEAD])
-            chosen = kd.choose_move(drivers, cautious, strong, moves, spaces, cars, index, debris,
-                                    board, rules)
+            chosen = kd.choose_move(drivers, cautious, strong, par, moves, spaces, cars, race,
+                                    index, debris, board, rules)
             _play(cars, race, debris, dice, index, moves[chosen], -1, board, rules, log, cursor)
             if car[kc.C_STATUS] <= kc.SPUN:
                 car[kc.C_GEAR] = 1
             return
     options = kc.gear_option_rows(car, in_pit[car[kc.C_SPACE]] == 1, rules[SHIFTING],
                                   rules[SHIFT_COSTS])
-    chosen, found = kd.choose_gear(drivers, cautious, strong, options, cars, index, debris, board,
-                                   rules, workspace, nothing)
+    chosen, found = kd.choose_gear(drivers, cautious, strong, par, options, cars, race, index,
+                                   debris, board, rules, workspace, nothing)
     option = options[chosen]
     _pay_shift(cars, index, option, debris, in_pit, numbers, log, cursor)
     if car[kc.C_STATUS] > kc.SPUN:
@@ -141,14 +141,14 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,
         moves = ask.moves_of_roll(found, cars, index, debris, roll, board, rules, workspace)
     else:
         moves = ask.roll_moves(cars, index, debris, roll, board, rules, workspace)
-    move = moves[kd.choose_move(drivers, cautious, strong, moves, roll, cars, index, debris,
-                                board, rules)]
+    move = moves[kd.choose_move(drivers, cautious, strong, par, moves, roll, cars, race, index,
+                                debris, board, rules)]
     while True:
         extras = ask.slipstream_moves(cars, index, debris, move, board, rules, workspace)
         if len(extras) == 0:
             break
-        choice = kd.choose_slipstream(drivers, cautious, strong, move, extras, cars, index,
-                                      debris, board, rules)
+        choice = kd.choose_slipstream(drivers, cautious, strong, par, move, extras, cars, race,
+                                      index, debris, board, rules)
         if choice < 0:
             break
         move = extras[choice]
@@ -156,8 +156,8 @@ def _play_car(cars: Ints, race: Ints, debris: Ints, dice: State, drivers: tuple,
     spaces = car[kc.C_PIT_EXIT]
     if spaces and car[kc.C_STATUS] <= kc.SPUN:
         moves = ask.roll_moves(cars, index, debris, spaces, board, rules, workspace)
-        chosen = kd.choose_move(drivers, cautious, strong, moves, spaces, cars, index, debris,
-                                board, rules)
+        chosen = kd.choose_move(drivers, cautious, strong, par, moves, spaces, cars, race,
+                                index, debris, board, rules)
         _play(cars, race, debris, dice, index, moves[chosen], -1, board, rules, log, cursor)
 
 

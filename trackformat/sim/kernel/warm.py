@@ -24,9 +24,10 @@ from typing import ParamSpec, TextIO, TypeVar
 
 from trackformat.sim.kernel.cache import CACHE, KEPT, NOTE
 
-OWN_CODE = ("cautious", "strong")
+OWN_CODE = ("cautious", "strong", "par")
 """The drivers whose code the race loop holds only for a line-up that has them (see
-:mod:`~trackformat.sim.kernel.drivers`); the random driver's is always there."""
+:mod:`~trackformat.sim.kernel.drivers`); the random driver's is always there. The par driver
+falls back on the strong driver: a line-up with par drivers has the strong driver's code too."""
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -35,7 +36,8 @@ P = ParamSpec("P")
 def variant_of(bots: Sequence[str]) -> str:
     """The name of the compiled race loop a line-up races on: the drivers with code of their
     own it has (``cautious+strong``, ``strong``, ...), or ``random``."""
-    return "+".join(name for name in OWN_CODE if name in bots) or "random"
+    has = set(bots) | ({"strong"} if "par" in bots else set())
+    return "+".join(name for name in OWN_CODE if name in has) or "random"
 
 
 def _ready(variant: str, folder: Path | None) -> Path:
