@@ -16,7 +16,7 @@ from tests.sim.test_kernel_moves import board
 from trackformat.rules import Ruleset, WearPoints, load_ruleset
 from trackformat.sim import DRIVERS, Board, run_race
 from trackformat.sim.core import events as ev
-from trackformat.sim.kernel import par as kpar
+from trackformat.sim.kernel import par_worth as kworth
 from trackformat.sim.kernel.race import KernelRacer
 
 LINEUPS = (("par",), ("par", "par"), ("par", "strong"), ("strong", "par"), ("par", "random"))
@@ -49,7 +49,7 @@ def test_on_the_short_ring_par_races_as_the_readable_driver(rules: str, laps: in
     ruleset = small_rules() if rules == "small" else load_ruleset(rules)
     the_board = Board.of(short_ring())
     racers = assert_same_races(the_board, ruleset, laps, range(60))
-    decisions = sum(int(r.par_counts()[:, kpar.COUNT_DECISIONS].sum()) for r in racers)
+    decisions = sum(int(r.par_counts()[:, kworth.COUNT_DECISIONS].sum()) for r in racers)
     assert decisions > 60 * 5
 
 
@@ -84,8 +84,8 @@ def test_a_car_built_beyond_par_s_wp_is_driven_by_the_strong_driver_in_both_engi
     racers = assert_same_races(Board.of(short_ring()), rules, 1, range(12),
                                lineups=(("par", "par"),), builds=(built, None))
     counts = racers[0].par_counts()
-    assert counts[0, kpar.COUNT_FALLBACKS] > counts[0, kpar.COUNT_DECISIONS] // 2
-    assert counts[1, kpar.COUNT_FALLBACKS] < counts[1, kpar.COUNT_DECISIONS] // 10
+    assert counts[0, kworth.COUNT_FALLBACKS] > counts[0, kworth.COUNT_DECISIONS] // 2
+    assert counts[1, kworth.COUNT_FALLBACKS] < counts[1, kworth.COUNT_DECISIONS] // 10
 
 
 def test_on_a_real_board_a_full_grid_races_as_in_the_readable_engine() -> None:

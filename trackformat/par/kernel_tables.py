@@ -19,7 +19,7 @@ from trackformat.par.problem import Kind
 from trackformat.par.solve import Solution
 from trackformat.rules import Ruleset
 from trackformat.sim.core.board import Board
-from trackformat.sim.kernel import par as kpar
+from trackformat.sim.kernel import par_worth as kworth
 from trackformat.sim.kernel.arrays import BoardArrays
 from trackformat.sim.kernel.cars import CAR_COLUMNS
 from trackformat.sim.kernel.game import TABLES
@@ -34,7 +34,7 @@ SCRATCH_LOG_ROWS = 1024
 
 def par_tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
                rule_tables: tuple[Ints, ...], boxes: Sequence[str | None], cars: int,
-               race_numbers: int) -> kpar.ParTables:
+               race_numbers: int) -> kworth.ParTables:
     """The tables of :mod:`trackformat.sim.kernel.par` for races of ``cars`` cars with par's
     values for a car that stops at each of ``boxes`` (solution ``n`` for ``boxes[n]``: a race
     sets which is each par driver's, :func:`seat`); ``race_numbers``: the length of the race's
@@ -47,7 +47,7 @@ def par_tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
     faces = quiet_faces(rules)
     numbers = np.zeros(4, np.float64)
     numbers[: 3] = solutions[0].packed.chances
-    numbers[kpar.N_PRICED] = faces is not None
+    numbers[kworth.N_PRICED] = faces is not None
     black = np.stack([_one_face(rule_tables[TABLES], rules.dice.black[k])
                       for k in (faces if faces is not None else (0, 0, 0))])
     log, cursor = new_log(SCRATCH_LOG_ROWS)
@@ -78,12 +78,12 @@ def par_tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int,
     )
 
 
-def seat(tables: kpar.ParTables, boxes: Sequence[str | None],
+def seat(tables: kworth.ParTables, boxes: Sequence[str | None],
          stops: Sequence[str | bool | None]) -> None:
     """Give each car its solution for the race about to start: the one of the box it stops
     at (``stops[n]``: car ``n``'s box, or False for a car that is no par driver), which
     ``boxes`` (the tables' boxes, in order) must hold."""
-    solution = tables[kpar.P_SOLUTION]
+    solution = tables[kworth.P_SOLUTION]
     for car, box in enumerate(stops):
         solution[car] = -1 if box is False else boxes.index(box)
 

@@ -30,7 +30,7 @@ from trackformat.sim.drivers.bots import COMPILED_DRIVERS
 from trackformat.sim.kernel import cars as kc
 from trackformat.sim.kernel import cautious as kcautious
 from trackformat.sim.kernel import drivers as kd
-from trackformat.sim.kernel import par as kpar
+from trackformat.sim.kernel import par_worth as kworth
 from trackformat.sim.kernel import race_rules as krr
 from trackformat.sim.kernel import strong as kstrong
 from trackformat.sim.kernel.arrays import BoardArrays
@@ -123,13 +123,13 @@ class KernelRacer:
             self.par = par_tables(self.board, self.arrays, self.rules, self.laps,
                                   self.rule_tables, self.par_boxes, len(self.bots),
                                   len(krr.race_numbers(start)))
-            self.par[kpar.P_COUNTS][:] = counts
+            self.par[kworth.P_COUNTS][:] = counts
         seat(self.par, self.par_boxes, stops)
 
     def par_counts(self) -> Ints:
         """Per car, the decisions its par driver took so far, and how many of them the strong
         driver took (zeros for the other drivers)."""
-        return (self.par[kpar.P_COUNTS].copy() if self.par is not None
+        return (self.par[kworth.P_COUNTS].copy() if self.par is not None
                 else np.zeros((len(self.bots), 2), np.int64))
 
     @reading_again
