@@ -9,6 +9,11 @@ TEST_STAMP := $(VENV)/.installed-test
 # pip's own progress (each package as it is fetched), not --quiet: the first setup downloads
 # some 400 MB and takes a minute or more, which should not look like a hang.
 PIP_INSTALL := $(PY) -m pip install --progress-bar on --disable-pip-version-check
+# Python keeps its compiled modules (and pytest its rewritten tests) in __pycache__ folders for
+# the next start. Some machines turn that off (PYTHONDONTWRITEBYTECODE, common in containers):
+# then every process compiles the project again, which costs the test run's processes and the
+# hundreds of commands the tests start seconds each (collecting the tests: 13 s, not 6).
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: run test lint typecheck bench schema docs clean gui-libs fuzz
 

@@ -14,11 +14,16 @@ from pathlib import Path
 
 import pytest
 
-SLOWEST_FIRST = ("tests/sim/test_kernel_drivers.py", "tests/sim/test_kernel_real_tracks.py")
-"""The files whose tests take the longest (a minute of CPU for some: the readable engine racing
-hundreds of races), run first: ``make test``'s processes (``pytest -n 2 --dist worksteal``)
-then end on short tests and together, rather than one still on a long test while the other has
-none left. The same order in every process, as pytest-xdist requires."""
+from tests.reference_races import ReferenceRaces
+
+SLOWEST_FIRST = ("tests/sim/test_kernel_drivers.py", "tests/sim/test_kernel_real_tracks.py",
+                 "tests/par/test_kernel_driver.py", "tests/par/test_brute_force.py",
+                 "tests/par/test_simulation.py")
+"""The files whose tests take the longest, run first: the identity tests of the kernel (a minute
+of CPU for some when the readable engine races, see ``tests/reference_races.py``) and par's
+(10 to 30 s each, most of it par's solves). ``make test``'s processes (``pytest -n 2 --dist
+worksteal``) then end on short tests and together, rather than one still on a long test while
+the other has none left. The same order in every process, as pytest-xdist requires."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -88,3 +93,12 @@ def compiled_kernel(tmp_path_factory: pytest.TempPathFactory) -> None:
     for bots in mixes:
         with _one_test_process_at_a_time(tmp_path_factory, "compile-" + "+".join(bots)):
             KernelRacer(board, rules, bots, 1).race(0)
+
+
+@pytest.fixture(scope="session")
+def reference_races(request: pytest.FixtureRequest) -> ReferenceRaces:
+    """The readable engine's races for the kernel's identity tests, remembered in pytest's cache
+    folder between runs while ``trackformat`` is unchanged (``tests/reference_races.py``;
+    ``pytest --cache-clear`` forgets them); nothing is remembered when pytest's cache is off."""
+    cache = getattr(request.config, "cache", None)
+    return ReferenceRaces(cache.mkdir("reference-races") if cache is not None else None)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.reference_races import ReferenceRaces
 from tests.sim.test_kernel_moves import PRESETS, TRACKS, board
 from trackformat.rules import load_ruleset
-from trackformat.sim import DRIVERS, Board, run_race
+from trackformat.sim import DRIVERS, Board
 from trackformat.sim.batch.testdrive import default_engine
-from trackformat.sim.kernel.race import KERNEL_DRIVERS, KernelRacer
+from trackformat.sim.kernel.race import KERNEL_DRIVERS
 
 SEEDS = range(200)
 ALONE_SEEDS = range(40)
@@ -36,43 +37,38 @@ pytestmark = pytest.mark.usefixtures("compiled_kernel")
 sharing the compiles out on a cold cache, see tests/conftest.py)."""
 
 
-def assert_same_races(the_board: Board, track: str, preset: str, lineup: list[str],
-                      seeds: range, laps: int = 1, every_bot: bool = False) -> None:
+def assert_same_races(reference: ReferenceRaces, the_board: Board, track: str, preset: str,
+                      lineup: list[str], seeds: range, laps: int = 1,
+                      every_bot: bool = False) -> None:
     """Each seed's race of ``lineup`` (cut to 2 to 5 cars by seed; with ``every_bot``, 3 to 5
     cars and every bot of ``lineup`` in each race, their order turned by the seed) in both
     engines, on ``the_board`` (``track`` names it in a failure)."""
-    rules = load_ruleset(preset)
-    racers: dict[tuple[str, ...], KernelRacer] = {}
+    races = []
     for seed in seeds:
         if every_bot:
             cars = len(lineup) + seed % (6 - len(lineup))
-            bots = [lineup[(car + seed) % len(lineup)] for car in range(cars)]
+            bots = tuple(lineup[(car + seed) % len(lineup)] for car in range(cars))
         else:
             cars = 2 + seed % 4
-            bots = [lineup[car % len(lineup)] for car in range(cars)]
-        expected = run_race(the_board, rules, [DRIVERS[bot](seed) for bot in bots], seed,
-                            laps=laps)
-        racer = racers.get(tuple(bots)) or racers.setdefault(
-            tuple(bots), KernelRacer(the_board, rules, bots, laps))
-        got = racer.race(seed)
-        assert got.events == expected.events, (track, preset, bots, seed)
-        assert got.final == expected.final, (track, preset, bots, seed)
-        assert (got.turns, got.completed, got.finish_order) == (
-            expected.turns, expected.completed, expected.finish_order), (track, preset, seed)
+            bots = tuple(lineup[car % len(lineup)] for car in range(cars))
+        races.append((seed, bots))
+    reference.assert_kernel_races_as_readable(the_board, load_ruleset(preset), laps, races,
+                                              label=(track, preset))
 
 
 @pytest.mark.parametrize("track", RACED)
 @pytest.mark.parametrize("preset", PRESETS)
-def test_every_driver_races_as_the_readable_engine(track: str, preset: str) -> None:
-    assert_same_races(board(track), track, preset, BOTS, SEEDS, every_bot=True)
+def test_every_driver_races_as_the_readable_engine(track: str, preset: str,
+                                                   reference_races: ReferenceRaces) -> None:
+    assert_same_races(reference_races, board(track), track, preset, BOTS, SEEDS, every_bot=True)
 
 
 @pytest.mark.parametrize("track", RACED)
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("driver", BOTS)
-def test_each_driver_alone_races_as_the_readable_engine(driver: str, track: str,
-                                                        preset: str) -> None:
-    assert_same_races(board(track), track, preset, [driver], ALONE_SEEDS)
+def test_each_driver_alone_races_as_the_readable_engine(
+        driver: str, track: str, preset: str, reference_races: ReferenceRaces) -> None:
+    assert_same_races(reference_races, board(track), track, preset, [driver], ALONE_SEEDS)
 
 
 def test_the_kernel_races_every_bot() -> None:

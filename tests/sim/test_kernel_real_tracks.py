@@ -14,6 +14,7 @@ from functools import cache
 import pytest
 
 from tests.interop.test_gponline_corpus import TRACKS, imported
+from tests.reference_races import ReferenceRaces
 from tests.sim.positions import position
 from tests.sim.test_kernel_drivers import BOTS, assert_same_races
 from trackformat.rules import load_ruleset
@@ -40,8 +41,9 @@ def real_board(name: str) -> Board:
 
 @pytest.mark.parametrize("name", TRACKS)
 @pytest.mark.parametrize("preset", ("formula-d", "formule-de-basic"))
-def test_races_on_a_real_board_are_those_of_the_readable_engine(name: str, preset: str) -> None:
-    assert_same_races(real_board(name), name, preset, BOTS, SEEDS)
+def test_races_on_a_real_board_are_those_of_the_readable_engine(
+        name: str, preset: str, reference_races: ReferenceRaces) -> None:
+    assert_same_races(reference_races, real_board(name), name, preset, BOTS, SEEDS)
 
 
 @pytest.mark.parametrize("name", TRACKS)

@@ -12,21 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.reference_races import assert_same_race
 from tests.sim.test_kernel_moves import PRESETS, board
 from trackformat.rules import load_ruleset
 from trackformat.sim import RandomDriver, run_race
 from trackformat.sim.drivers.strong import StrongDriver
 from trackformat.sim.kernel.race import KernelRacer
-from trackformat.sim.race.runner import RaceResult
-
-
-def assert_same_race(got: RaceResult, expected: RaceResult, where: tuple[object, ...]) -> None:
-    assert got.events == expected.events, where
-    assert got.cars == expected.cars, where
-    assert got.final == expected.final, where
-    assert got.final.debris == expected.final.debris, where
-    assert (got.turns, got.completed, got.finish_order) == (
-        expected.turns, expected.completed, expected.finish_order), where
 
 
 @pytest.mark.parametrize("preset", PRESETS)

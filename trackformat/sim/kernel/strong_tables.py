@@ -91,11 +91,13 @@ def tables(board: Board, arrays: BoardArrays, rules: Ruleset, laps: int) -> Tabl
     return built
 
 
-KEPT_TABLES = 16
+KEPT_TABLES = 32
 """Tables kept on disk at most, the most recently used. Every edit of a track's lanes, corners
 or stops makes new tables (a few MB each, compressed: Monaco's outlook is 24 MB of floats, 5.5
-MB on disk); the editor's live test drive races after every edit, and the folder would grow by
-that much each time."""
+MB on disk; a GP Online board's 0.2 to 4 MB); the editor's live test drive races after every
+edit, and the folder would grow by that much each time. Enough for a league's dozen boards
+under two rulesets: with 16, test drives going from board to board built their tables again
+and again (the test suite, which asks for 28, built most of them on every run)."""
 
 
 def _keep_newest(folder: Path, kept: int) -> None:
