@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.reference_races import ReferenceRaces
+from tests.reference_races import ReferenceRaces, ReferenceValues
 
 SLOWEST_FIRST = ("tests/sim/test_kernel_drivers.py", "tests/sim/test_kernel_real_tracks.py",
                  "tests/par/test_kernel_driver.py", "tests/par/test_brute_force.py",
@@ -102,3 +102,11 @@ def reference_races(request: pytest.FixtureRequest) -> ReferenceRaces:
     ``pytest --cache-clear`` forgets them); nothing is remembered when pytest's cache is off."""
     cache = getattr(request.config, "cache", None)
     return ReferenceRaces(cache.mkdir("reference-races") if cache is not None else None)
+
+
+@pytest.fixture(scope="session")
+def reference_values(request: pytest.FixtureRequest) -> ReferenceValues:
+    """Results of the slow references (par's brute force), remembered like the readable
+    engine's races (``tests/reference_races.py``)."""
+    cache = getattr(request.config, "cache", None)
+    return ReferenceValues(cache.mkdir("reference-values") if cache is not None else None)

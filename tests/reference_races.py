@@ -24,7 +24,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -38,8 +38,9 @@ from trackformat.sim.race.runner import RaceResult
 LIBRARIES = ("networkx", "numba", "numpy", "pydantic", "pydantic-core", "shapely")
 """The libraries whose versions are part of the key (the readable engine's and the kernel's)."""
 
-Race = tuple[int, tuple[str, ...]]
-"""A race to compare: its seed and its line-up of bots."""
+Race = tuple[int, tuple[str, ...]] | tuple[int, tuple[str, ...], tuple[int, ...]]
+"""A race to compare: its seed, its line-up of bots, and (if given) each car's driver's own
+seed (by default the race's, as test drives make them)."""
 
 
 @cache
@@ -94,23 +95,27 @@ class ReferenceRaces:
         self.folder = folder
 
     def assert_kernel_races_as_readable(
-            self, the_board: Board, rules: Ruleset, laps: int, races: Sequence[Race],
+            self, the_board: Board, rules: Ruleset, laps: int | None, races: Sequence[Race],
             builds: tuple[WearPoints | None, ...] = (),
             label: tuple[object, ...] = ()) -> list[KernelRacer]:
         """Each of ``races`` in the kernel is the readable engine's race, event for event and
-        to the final state. Returns the kernel's racers (one per line-up), for the tests that
-        read what their drivers counted."""
+        to the final state, over ``laps`` laps (None: the track's). Returns the kernel's
+        racers (one per line-up), for the tests that read what their drivers counted."""
         racers: dict[tuple[str, ...], KernelRacer] = {}
         path = self._path(the_board, rules, laps, races, builds)
         known = self._read(path)
         digests: list[str] = []
-        for number, (seed, bots) in enumerate(races):
+        for number, race in enumerate(races):
+            seed, bots = race[0], race[1]
+            drivers = race[2] if len(race) > 2 else None
             racer = racers.get(bots) or racers.setdefault(
                 bots, KernelRacer(the_board, rules, list(bots), laps, builds=builds))
-            got = racer.race(seed)
+            got = racer.race(seed, drivers)
             digest = race_digest(got)
             if number >= len(known) or known[number] != digest:
-                expected = run_race(the_board, rules, [DRIVERS[bot](seed) for bot in bots],
+                seeds = drivers if drivers is not None else (seed,) * len(bots)
+                expected = run_race(the_board, rules,
+                                    [DRIVERS[bot](s) for bot, s in zip(bots, seeds, strict=True)],
                                     seed, laps=laps, builds=builds)
                 assert_same_race(got, expected, (*label, bots, seed))
             digests.append(digest)
@@ -118,35 +123,75 @@ class ReferenceRaces:
             self._write(path, digests)
         return list(racers.values())
 
-    def _path(self, the_board: Board, rules: Ruleset, laps: int, races: Sequence[Race],
+    def _path(self, the_board: Board, rules: Ruleset, laps: int | None, races: Sequence[Race],
               builds: tuple[WearPoints | None, ...]) -> Path | None:
-        if self.folder is None:
-            return None
-        key = json.dumps([source_fingerprint(), the_board.graphs.track.model_dump_json(),
-                          rules.model_dump_json(), laps, [list(r) for r in races],
-                          [b.model_dump_json() if b is not None else None for b in builds]])
-        return self.folder / f"{hashlib.sha256(key.encode()).hexdigest()[:40]}.json"
+        return _path(self.folder, [the_board.graphs.track.model_dump_json(),
+                                   rules.model_dump_json(), laps, list(races),
+                                   [b.model_dump_json() if b is not None else None
+                                    for b in builds]])
 
     @staticmethod
     def _read(path: Path | None) -> list[str]:
-        if path is None:
-            return []
-        try:
-            known = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return []  # none yet, or damaged: raced again
+        known = _read(path)
         if not isinstance(known, list) or not all(isinstance(d, str) for d in known):
-            return []
+            return []  # none yet, or damaged: raced again
         return known
 
     @staticmethod
     def _write(path: Path | None, digests: list[str]) -> None:
-        if path is None:
-            return
-        # Beside, then renamed over: the other test process may read it meanwhile.
-        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-        try:
-            partial.write_text(json.dumps(digests), encoding="utf-8")
-            partial.replace(path)
-        except OSError:
-            partial.unlink(missing_ok=True)  # nowhere to keep them: raced again next time
+        _write(path, digests)
+
+
+class ReferenceValues:
+    """The results of a slow reference computation (a brute force over the readable engine's
+    races), remembered in ``folder`` as the races are (None: always computed).
+
+    A remembered value only confirms a match: a test that finds its own result differs from it
+    asks again with ``fresh``, which computes the value anew (and keeps that one)."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+
+    def value(self, parts: Sequence[object], compute: Callable[[], float],
+              fresh: bool = False) -> float:
+        """What ``compute`` gives, for the inputs ``parts`` (JSON: every input of
+        ``compute`` besides ``trackformat`` itself; the source of a reference that lives in
+        the tests belongs there)."""
+        path = _path(self.folder, ["value", *parts])
+        known = None if fresh else _read(path)
+        if isinstance(known, (int, float)) and not isinstance(known, bool):
+            return float(known)
+        computed = compute()
+        _write(path, computed)
+        return computed
+
+
+def _path(folder: Path | None, parts: list[object]) -> Path | None:
+    """The file of the record of ``parts`` under this version of ``trackformat``."""
+    if folder is None:
+        return None
+    key = json.dumps([source_fingerprint(), *parts])
+    return folder / f"{hashlib.sha256(key.encode()).hexdigest()[:40]}.json"
+
+
+def _read(path: Path | None) -> object:
+    """The record at ``path``; None when there is none or it cannot be read."""
+    if path is None:
+        return None
+    try:
+        known: object = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return known
+
+
+def _write(path: Path | None, value: object) -> None:
+    if path is None:
+        return
+    # Beside, then renamed over: the other test process may read it meanwhile.
+    partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
+    try:
+        partial.write_text(json.dumps(value), encoding="utf-8")
+        partial.replace(path)
+    except OSError:
+        partial.unlink(missing_ok=True)  # nowhere to keep it: computed again next time

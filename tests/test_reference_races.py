@@ -1,19 +1,21 @@
 """The readable engine's races remembered between runs (``tests/reference_races.py``) never let a
 kernel race that differs pass: a remembered digest only spares the readable engine a race the
-kernel gives exactly, and anything else is raced again and compared in full."""
+kernel gives exactly, and anything else is raced again and compared in full. The slow
+references' values (par's brute force) are remembered by the same inputs."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from tests.factories import ring
-from tests.reference_races import ReferenceRaces, race_digest
+from tests.reference_races import ReferenceRaces, ReferenceValues, race_digest
 from trackformat.rules import load_ruleset
-from trackformat.sim import Board
+from trackformat.sim import Board, run_race
 from trackformat.sim.kernel.race import KernelRacer
 
 pytestmark = pytest.mark.usefixtures("compiled_kernel")
@@ -31,11 +33,10 @@ def _readable_races(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     import tests.reference_races as reference
 
     raced: list[int] = []
-    real = reference.run_race
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
         raced.append(args[3])
-        return real(*args, **kwargs)
+        return run_race(*args, **kwargs)
 
     monkeypatch.setattr(reference, "run_race", counted)
     return raced
@@ -107,3 +108,31 @@ def test_races_that_differ_have_digests_that_differ(the_board: Board) -> None:
     digests = {race_digest(racer.race(seed)) for seed in range(20)}
     assert len(digests) == 20
     assert race_digest(racer.race(7)) == race_digest(racer.race(7))
+
+
+def test_a_reference_value_is_computed_once_then_remembered_unless_asked_fresh(
+        tmp_path: Path) -> None:
+    computed: list[float] = []
+
+    def compute() -> float:
+        computed.append(float(len(computed) + 1))
+        return computed[-1]
+
+    values = ReferenceValues(tmp_path)
+    assert values.value(["par", 1], compute) == 1.0
+    assert ReferenceValues(tmp_path).value(["par", 1], compute) == 1.0
+    assert computed == [1.0], "a second run takes the remembered value"
+    assert values.value(["par", 2], compute) == 2.0, "other inputs, another value"
+    assert values.value(["par", 1], compute, fresh=True) == 3.0
+    assert values.value(["par", 1], compute) == 3.0, "the fresh value is the one kept"
+    assert ReferenceValues(None).value(["par", 1], compute) == 4.0
+
+
+def test_a_damaged_reference_value_is_computed_again(tmp_path: Path) -> None:
+    values = ReferenceValues(tmp_path)
+    values.value(["brute"], lambda: math.inf)
+    assert values.value(["brute"], lambda: 0.0) == math.inf, "infinity is kept as it is"
+    (record,) = tmp_path.iterdir()
+    for damaged in ("[\"0", "\"a word\"", "true"):
+        record.write_text(damaged)
+        assert values.value(["brute"], lambda: 5.0) == 5.0

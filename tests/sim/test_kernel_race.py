@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.reference_races import ReferenceRaces
 from tests.sim.test_kernel_moves import TRACKS, board
 from trackformat.rules import load_ruleset
 from trackformat.sim import RandomDriver, run_race
@@ -17,20 +18,12 @@ SEEDS = range(12)
 
 @pytest.mark.parametrize("track", TRACKS)
 @pytest.mark.parametrize("preset", ("formula-d", "formule-de-basic"))
-def test_random_drivers_race_event_for_event_in_the_kernel(track: str, preset: str) -> None:
-    rules = load_ruleset(preset)
-    the_board = board(track)
-    for seed in SEEDS:
-        cars = 4 + seed % 5
-        drivers = [seed * 10 + car for car in range(cars)]
-        expected = run_race(the_board, rules, [RandomDriver(d) for d in drivers], seed)
-        got = KernelRacer(the_board, rules, ["random"] * cars).race(seed, drivers)
-        assert got.events == expected.events, (track, seed)
-        assert got.cars == expected.cars, (track, seed)
-        assert got.final == expected.final, (track, seed)
-        assert got.final.debris == expected.final.debris, (track, seed)
-        assert (got.turns, got.completed, got.finish_order) == (
-            expected.turns, expected.completed, expected.finish_order), (track, seed)
+def test_random_drivers_race_event_for_event_in_the_kernel(
+        track: str, preset: str, reference_races: ReferenceRaces) -> None:
+    races = [(seed, ("random",) * (4 + seed % 5),
+              tuple(seed * 10 + car for car in range(4 + seed % 5))) for seed in SEEDS]
+    reference_races.assert_kernel_races_as_readable(
+        board(track), load_ruleset(preset), None, races, label=(track, preset))
 
 
 def test_a_full_log_is_grown_and_the_race_played_again_the_same() -> None:

@@ -12,28 +12,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.reference_races import assert_same_race
+from tests.reference_races import ReferenceRaces
 from tests.sim.test_kernel_moves import PRESETS, board
 from trackformat.rules import load_ruleset
-from trackformat.sim import RandomDriver, run_race
-from trackformat.sim.drivers.strong import StrongDriver
-from trackformat.sim.kernel.race import KernelRacer
 
 
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("lineup", ["strong", "strong and random"])
-def test_strong_drivers_race_two_laps_of_monaco_as_the_readable_engine(preset: str,
-                                                                       lineup: str) -> None:
-    rules = load_ruleset(preset)
-    the_board = board("monaco-snapshot")
-    bots = ["strong"] * 10 if lineup == "strong" else ["strong", "random"] * 5
-    racer = KernelRacer(the_board, rules, bots, laps=2)
-    for seed in range(2):
-        seeds = [seed * 10 + car for car in range(len(bots))]
-        drivers = [StrongDriver(s) if bot == "strong" else RandomDriver(s)
-                   for bot, s in zip(bots, seeds, strict=True)]
-        expected = run_race(the_board, rules, drivers, seed, laps=2)
-        assert_same_race(racer.race(seed, seeds), expected, (preset, lineup, seed))
+def test_strong_drivers_race_two_laps_of_monaco_as_the_readable_engine(
+        preset: str, lineup: str, reference_races: ReferenceRaces) -> None:
+    bots = ("strong",) * 10 if lineup == "strong" else ("strong", "random") * 5
+    races = [(seed, bots, tuple(seed * 10 + car for car in range(len(bots))))
+             for seed in range(2)]
+    reference_races.assert_kernel_races_as_readable(
+        board("monaco-snapshot"), load_ruleset(preset), 2, races, label=(preset, lineup))
 
 
 def test_the_strong_tables_kept_on_disk_are_the_ones_built(tmp_path: Path,
