@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import metadata
 from pathlib import Path
+from typing import TypeVar
 
 import trackformat
 from trackformat.rules import Ruleset, WearPoints
@@ -37,6 +38,8 @@ from trackformat.sim.race.runner import RaceResult
 
 LIBRARIES = ("networkx", "numba", "numpy", "pydantic", "pydantic-core", "shapely")
 """The libraries whose versions are part of the key (the readable engine's and the kernel's)."""
+
+T = TypeVar("T")
 
 Race = tuple[int, tuple[str, ...]] | tuple[int, tuple[str, ...], tuple[int, ...]]
 """A race to compare: its seed, its line-up of bots, and (if given) each car's driver's own
@@ -152,18 +155,23 @@ class ReferenceValues:
     def __init__(self, folder: Path | None) -> None:
         self.folder = folder
 
-    def value(self, parts: Sequence[object], compute: Callable[[], float],
-              fresh: bool = False) -> float:
-        """What ``compute`` gives, for the inputs ``parts`` (JSON: every input of
-        ``compute`` besides ``trackformat`` itself; the source of a reference that lives in
-        the tests belongs there)."""
+    def value(self, parts: Sequence[object], compute: Callable[[], T], fresh: bool = False,
+              valid: Callable[[object], bool] | None = None) -> T:
+        """What ``compute`` gives (JSON: a number, a list), for the inputs ``parts`` (JSON:
+        every input of ``compute`` besides ``trackformat`` itself; the source of a reference
+        that lives in the tests belongs there). ``valid`` tells a record of the right shape
+        (by default, a number); any other is computed again."""
         path = _path(self.folder, ["value", *parts])
         known = None if fresh else _read(path)
-        if isinstance(known, (int, float)) and not isinstance(known, bool):
-            return float(known)
+        if known is not None and (valid or _is_number)(known):
+            return known  # type: ignore[return-value]
         computed = compute()
         _write(path, computed)
         return computed
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _path(folder: Path | None, parts: list[object]) -> Path | None:
