@@ -1,5 +1,6 @@
 """The compiled kernel's races checked against the readable engine's, with the readable engine's
-results remembered between runs.
+results remembered between runs; and the values of the other slow references (par's brute force,
+the races of par's policy) remembered the same way.
 
 The identity tests race hundreds of seeds in both engines, and nine tenths of their time is the
 readable engine's. Its results depend on nothing but its inputs: the source of ``trackformat``
@@ -15,6 +16,11 @@ A digest that does not match is never taken as a failure on its own: the readabl
 races that seed, and the test compares the two races in full, as if nothing were remembered (so
 the message names the first difference, and a stale or damaged record costs time, never a wrong
 verdict). Only a digest written from a readable race that compared equal is kept.
+
+:class:`ReferenceValues` keeps a reference's value (a number, a list) under the same kind of
+key, to which the test adds what else the value depends on (the reference's own source, when
+it lives in the tests). A test whose result differs from the remembered value computes it
+afresh before it fails.
 """
 
 from __future__ import annotations
@@ -123,7 +129,7 @@ class ReferenceRaces:
                 assert_same_race(got, expected, (*label, bots, seed))
             digests.append(digest)
         if digests != known:
-            self._write(path, digests)
+            _write(path, digests)
         return list(racers.values())
 
     def _path(self, the_board: Board, rules: Ruleset, laps: int | None, races: Sequence[Race],
@@ -139,10 +145,6 @@ class ReferenceRaces:
         if not isinstance(known, list) or not all(isinstance(d, str) for d in known):
             return []  # none yet, or damaged: raced again
         return known
-
-    @staticmethod
-    def _write(path: Path | None, digests: list[str]) -> None:
-        _write(path, digests)
 
 
 class ReferenceValues:
@@ -194,6 +196,7 @@ def _read(path: Path | None) -> object:
 
 
 def _write(path: Path | None, value: object) -> None:
+    """Keep ``value`` at ``path``, if anywhere."""
     if path is None:
         return
     # Beside, then renamed over: the other test process may read it meanwhile.

@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 from tests.factories import ring
+from tests.reference_races import ReferenceRaces
 from tests.sim.positions import position
 from tests.sim.test_kernel_moves import SHIPPED, board
 from trackformat.io import load_track
 from trackformat.rules import Ruleset, load_ruleset, ruleset_from_document
-from trackformat.sim import DRIVERS, Board, legal_moves, run_race
+from trackformat.sim import Board, legal_moves
 from trackformat.sim.batch.report import batch_report
 from trackformat.sim.batch.testdrive import DriveSpec, prepare, run_batch
 from trackformat.sim.kernel import limits
@@ -111,13 +112,8 @@ def test_every_preset_races_on_the_kernel_on_every_shipped_board(preset: str) ->
 
 
 @pytest.mark.parametrize("change", [nine_lane_changes, hundred_faced_black_die])
-def test_house_rules_within_the_kernel_race_as_on_the_readable_engine(change: Any) -> None:
-    rules = house_rules(change)
-    the_board = board("monaco-snapshot")
-    racer = KernelRacer(the_board, rules, list(LINEUP), 1)
-    for seed in range(12):
-        expected = run_race(the_board, rules, [DRIVERS[bot](seed) for bot in LINEUP], seed,
-                            laps=1)
-        got = racer.race(seed)
-        assert got.events == expected.events, seed
-        assert got.final == expected.final, seed
+def test_house_rules_within_the_kernel_race_as_on_the_readable_engine(
+        change: Any, reference_races: ReferenceRaces) -> None:
+    races = [(seed, tuple(LINEUP)) for seed in range(12)]
+    reference_races.assert_kernel_races_as_readable(
+        board("monaco-snapshot"), house_rules(change), 1, races, label=(change.__name__,))
