@@ -11,10 +11,12 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.reference_races import ReferenceRaces, ReferenceValues
+if TYPE_CHECKING:
+    from tests.reference_races import ReferenceRaces, ReferenceValues
 
 SLOWEST_FIRST = ("tests/sim/test_kernel_drivers.py", "tests/sim/test_kernel_real_tracks.py",
                  "tests/par/test_kernel_driver.py", "tests/par/test_brute_force.py",
@@ -95,18 +97,27 @@ def compiled_kernel(tmp_path_factory: pytest.TempPathFactory) -> None:
             KernelRacer(board, rules, bots, 1).race(0)
 
 
+def _kept_in(request: pytest.FixtureRequest, name: str) -> Path | None:
+    """Folder ``name`` of pytest's cache, where the slow references are remembered
+    (``tests/reference_races.py``); None when pytest's cache is off."""
+    cache = getattr(request.config, "cache", None)
+    return cache.mkdir(name) if cache is not None else None
+
+
 @pytest.fixture(scope="session")
 def reference_races(request: pytest.FixtureRequest) -> ReferenceRaces:
-    """The readable engine's races for the kernel's identity tests, remembered in pytest's cache
-    folder between runs while ``trackformat`` is unchanged (``tests/reference_races.py``;
-    ``pytest --cache-clear`` forgets them); nothing is remembered when pytest's cache is off."""
-    cache = getattr(request.config, "cache", None)
-    return ReferenceRaces(cache.mkdir("reference-races") if cache is not None else None)
+    """The readable engine's races for the kernel's identity tests, remembered between runs
+    while ``trackformat`` is unchanged (``pytest --cache-clear`` forgets them). Imported here,
+    not at the top: it loads the kernel, which most tests never ask for."""
+    from tests.reference_races import ReferenceRaces
+
+    return ReferenceRaces(_kept_in(request, "reference-races"))
 
 
 @pytest.fixture(scope="session")
 def reference_values(request: pytest.FixtureRequest) -> ReferenceValues:
-    """Results of the slow references (par's brute force), remembered like the readable
-    engine's races (``tests/reference_races.py``)."""
-    cache = getattr(request.config, "cache", None)
-    return ReferenceValues(cache.mkdir("reference-values") if cache is not None else None)
+    """Results of the other slow references (par's brute force, the races of par's policy),
+    remembered the same way."""
+    from tests.reference_races import ReferenceValues
+
+    return ReferenceValues(_kept_in(request, "reference-values"))
